@@ -1,0 +1,9 @@
+//! The course's Python API and the model solution, embedded as text so the
+//! binary carries them everywhere it grades.
+
+/// `salboard.py`: the dictionary representation, `SALboard(numSquares, snadders)`.
+pub const SALBOARD_PY: &str = include_str!("../python/salboard.py");
+/// `salbnode.py`: the linked-list node, `SALBnode(next=None, snadder=None)`.
+pub const SALBNODE_PY: &str = include_str!("../python/salbnode.py");
+/// A model `salbLLfunctions.py` that obeys the handout's rules.
+pub const MODEL_SOLUTION_PY: &str = include_str!("../python/salbLLfunctions.py");
