@@ -1,0 +1,212 @@
+//! The command line: clap types only. Each command converts them once into
+//! validated settings.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use salgrade_reference::Reading;
+
+use crate::report::Format;
+use crate::runner::SandboxKind;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "salgrade",
+    version,
+    about = "Grade snakes-and-ladders programming assignments: seeded cases, a sandboxed runner, score tables and feedback.",
+    after_help = "Exit codes: 0 every student has full marks (or the command succeeded), 1 some case failed, 2 usage or setup error.\n\nStart with `salgrade grade fixtures/submissions` or `salgrade check salbLLfunctions.py`."
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Grade a folder of submissions and print the score table.
+    #[command(after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` per student.")]
+    Grade(GradeArgs),
+    /// Self-check one file with the public cases, as a student before the deadline.
+    #[command(after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook.")]
+    Check(CheckArgs),
+    /// Write a case file (inputs and expected outputs) for a seed.
+    #[command(after_help = "Example:\n  salgrade gen --seed 1 --cases 30 -o cases.json")]
+    Gen(GenArgs),
+    /// Answer one question with the reference implementation.
+    #[command(
+        name = "ref",
+        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref finish-time --board board.json 3\n  salgrade ref dualboard --board board.json"
+    )]
+    Ref(RefArgs),
+    /// Write the default rubric (TOML, with comments) to start from.
+    #[command(after_help = "Example:\n  salgrade init --rubric rubric.toml")]
+    Init(InitArgs),
+}
+
+/// Which cases to run.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct CaseArgs {
+    /// The seed of the generated cases; instructors grade with a secret one.
+    #[arg(long, default_value_t = salgrade_reference::generate::PUBLIC_SEED)]
+    pub seed: u64,
+    /// Random cases per function, on top of the fixed edge cases.
+    #[arg(long, default_value_t = salgrade_reference::generate::DEFAULT_RANDOM_CASES)]
+    pub cases: usize,
+    /// Grade with this case file (from `salgrade gen` or hand-written) instead of a seed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases"])]
+    pub cases_file: Option<PathBuf>,
+    /// How to read a start on the last square in `whowins` (see the README's rules); default `either`.
+    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
+    pub reading: ReadingArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum ReadingArg {
+    /// The start is move 1.
+    Counts,
+    /// The start is not a move.
+    Separate,
+    /// Accept either reading's answer.
+    Either,
+}
+
+impl From<ReadingArg> for Reading {
+    fn from(r: ReadingArg) -> Reading {
+        match r {
+            ReadingArg::Counts => Reading::Counts,
+            ReadingArg::Separate => Reading::Separate,
+            ReadingArg::Either => Reading::Either,
+        }
+    }
+}
+
+/// How student code is run.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct RunArgs {
+    /// The Python interpreter; default `python3` on PATH, resolved to the real executable once.
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// The sandbox backend; default `bwrap` where bubblewrap works, else `rlimit`.
+    #[arg(long, value_enum)]
+    pub sandbox: Option<SandboxKind>,
+    /// The shortest deadline a case gets, in milliseconds (default 300).
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub timeout_floor_ms: u64,
+    /// A case's deadline is this many times the model solution's time on it, if above the floor (default 25).
+    #[arg(long, value_name = "X", default_value_t = 25.0)]
+    pub timeout_multiplier: f64,
+    /// The deadline for importing a module, in milliseconds (default 5000).
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub import_timeout_ms: u64,
+    /// Address space limit per student process, in MiB (default 1024).
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory_mb: u64,
+    /// CPU time limit per student process, in seconds (default 60).
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    pub cpu_seconds: u64,
+    /// Largest file a student process may write, in MiB (default 16).
+    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    pub file_size_mb: u64,
+    /// Bytes of stdout, and of stderr, kept per student (default 65536).
+    #[arg(long, value_name = "BYTES", default_value_t = 65536)]
+    pub output_cap: usize,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GradeArgs {
+    /// The folder of submissions: one folder or one `.py` file per student.
+    pub submissions: PathBuf,
+    #[command(flatten)]
+    pub cases: CaseArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The rubric (TOML); default: 25 points per function, proportional credit.
+    #[arg(long, value_name = "FILE")]
+    pub rubric: Option<PathBuf>,
+    /// Students graded at once (default: the number of cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// The report format (default `table`).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write the report here instead of stdout (`-` is stdout).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write one Markdown feedback file per student into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub feedback: Option<PathBuf>,
+    /// The folder for the journal of finished students (default `salgrade-out`).
+    #[arg(long, value_name = "DIR", default_value = "salgrade-out")]
+    pub out_dir: PathBuf,
+    /// Keep the students already in the journal and grade only the rest.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The student's `salbLLfunctions.py`.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub cases: CaseArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GenArgs {
+    /// The seed; the same seed gives the same bytes on every machine.
+    #[arg(long, default_value_t = salgrade_reference::generate::PUBLIC_SEED)]
+    pub seed: u64,
+    /// Random cases per function, on top of the fixed edge cases.
+    #[arg(long, default_value_t = salgrade_reference::generate::DEFAULT_RANDOM_CASES)]
+    pub cases: usize,
+    /// How to read a start on the last square in `whowins` (default `either`).
+    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
+    pub reading: ReadingArg,
+    /// Write the case file here instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum Question {
+    /// Whether a player with the step size ever reaches the last square.
+    Willfinish,
+    /// Which player wins with the two step sizes.
+    Whowins,
+    /// The dual board.
+    Dualboard,
+    /// The move on which the player first reaches the last square.
+    FinishTime,
+    /// The player's moves, square by square.
+    Walk,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RefArgs {
+    /// The question to answer.
+    #[arg(value_enum)]
+    pub question: Question,
+    /// A board file (`{"squares": 16, "snadders": [[2, 11], [10, 7]]}`).
+    #[arg(long, value_name = "FILE", required_unless_present = "board_json", conflicts_with = "board_json")]
+    pub board: Option<PathBuf>,
+    /// The board as JSON on the command line.
+    #[arg(long, value_name = "JSON")]
+    pub board_json: Option<String>,
+    /// Step sizes: one for willfinish, finish-time and walk, two for whowins.
+    pub steps: Vec<u64>,
+    /// How to read a start on the last square for whowins (default `either`: print every accepted answer).
+    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
+    pub reading: ReadingArg,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {
+    /// Where to write the rubric (default `rubric.toml`; `-` is stdout).
+    #[arg(long, value_name = "FILE", default_value = "rubric.toml")]
+    pub rubric: PathBuf,
+    /// Overwrite an existing file.
+    #[arg(long)]
+    pub force: bool,
+}

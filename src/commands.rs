@@ -1,0 +1,372 @@
+//! The subcommands: each turns its clap arguments into validated settings,
+//! runs, and returns an exit code. Harness failures are `anyhow` errors
+//! (exit 2); a student's failures are results (exit 1).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use salgrade_reference::{Board, Reading, a48};
+
+use crate::assignment::{Assignment, GenSettings, a48::A48};
+use crate::cli::{CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, Question, RefArgs, RunArgs};
+use crate::discover::{self, Submission};
+use crate::engine::{self, CaseSource, DeadlinePolicy, Engine};
+use crate::grading::rubric::{DEFAULT_RUBRIC_TOML, Rubric};
+use crate::journal::{self, Journal};
+use crate::report::{self, Report, StudentReport, feedback};
+use crate::runner::{Limits, RunnerConfig};
+
+pub(crate) const SUCCESS: u8 = 0;
+pub(crate) const SOME_FAILED: u8 = 1;
+
+fn assignment() -> &'static dyn Assignment {
+    &A48
+}
+
+fn case_source(args: &CaseArgs) -> CaseSource {
+    match &args.cases_file {
+        Some(path) => CaseSource::File(path.clone()),
+        None => CaseSource::Seed(GenSettings {
+            seed: args.seed,
+            random_per_function: args.cases,
+            reading: args.reading.into(),
+        }),
+    }
+}
+
+fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
+    let python = engine::resolve_python(args.python.as_deref())?;
+    let (sandbox, note) = engine::choose_sandbox(args.sandbox)?;
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
+    if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
+        bail!("`--timeout-multiplier` must be at least 1, not {}", args.timeout_multiplier);
+    }
+    Ok(RunnerConfig {
+        python,
+        sandbox,
+        limits: Limits {
+            memory_mb: args.memory_mb,
+            cpu_seconds: args.cpu_seconds,
+            file_size_mb: args.file_size_mb,
+            ..Limits::default()
+        },
+        import_timeout: Duration::from_millis(args.import_timeout_ms),
+        output_cap: args.output_cap,
+    })
+}
+
+fn policy(args: &RunArgs) -> DeadlinePolicy {
+    DeadlinePolicy { floor: Duration::from_millis(args.timeout_floor_ms), multiplier: args.timeout_multiplier }
+}
+
+fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
+    let assignment = assignment();
+    let case_file = engine::load_cases(assignment, &case_source(cases))?;
+    let mut engine = Engine { assignment, runner: runner_config(run)?, case_file, deadlines: Vec::new(), rubric };
+    engine.calibrate(policy(run))?;
+    Ok(engine)
+}
+
+fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
+    Report {
+        salgrade_version: env!("CARGO_PKG_VERSION").to_owned(),
+        assignment: engine.assignment.id().to_owned(),
+        seed: engine.case_file.seed,
+        reading: engine.case_file.reading,
+        case_count: engine.case_file.cases.len(),
+        functions: engine.assignment.functions().iter().map(|f| (*f).to_owned()).collect(),
+        students,
+    }
+}
+
+/// An output opened before any work, so a bad path fails at once.
+enum Output {
+    Stdout,
+    File(PathBuf, std::fs::File),
+}
+
+impl Output {
+    fn open(path: Option<&Path>) -> anyhow::Result<Output> {
+        match path {
+            None => Ok(Output::Stdout),
+            Some(p) if p.as_os_str() == "-" => Ok(Output::Stdout),
+            Some(p) => {
+                let f = std::fs::File::create(p).with_context(|| format!("cannot write `{}`", p.display()))?;
+                Ok(Output::File(p.to_owned(), f))
+            }
+        }
+    }
+
+    fn write(self, bytes: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)?;
+                out.flush()?;
+            }
+            Output::File(p, mut f) => f.write_all(bytes).with_context(|| format!("cannot write `{}`", p.display()))?,
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
+    let assignment = assignment();
+    let rubric = match &args.rubric {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read rubric `{}`", p.display()))?;
+            Rubric::parse(&text, assignment.functions()).with_context(|| format!("rubric `{}`", p.display()))?
+        }
+        None => Rubric::default_for(assignment.functions()),
+    };
+    let root = args.submissions.clone();
+    let subs = discover::discover(&root, assignment.student_file(), assignment.functions())?;
+    let output = Output::open(args.output.as_deref())?;
+    if let Some(dir) = &args.feedback {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+    }
+    let engine = prepared_engine(&args.cases, &args.run, rubric)?;
+    if let Some(seed) = engine.case_file.seed {
+        eprintln!(
+            "grading {} submission(s) on {} cases (seed {seed}), sandbox {:?}",
+            subs.len(),
+            engine.case_file.cases.len(),
+            engine.runner.sandbox
+        );
+    }
+
+    let settings = serde_json::json!({
+        "cases": &engine.case_file,
+        "rubric": &engine.rubric,
+        "limits": &engine.runner.limits,
+        "deadline_floor_ms": args.run.timeout_floor_ms,
+        "multiplier": args.run.timeout_multiplier,
+        "version": env!("CARGO_PKG_VERSION"),
+    });
+    let fp = journal::fingerprint(&[settings.to_string().as_bytes()]);
+    let (mut journal, mut done) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    if !done.is_empty() {
+        eprintln!("resuming: {} student(s) already graded in `{}`", done.len(), args.out_dir.display());
+    }
+    let todo: Vec<&Submission> = subs.iter().filter(|s| !done.contains_key(&s.student)).collect();
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let graded = grade_parallel(&engine, &root, &todo, jobs, |s| journal.append(s))?;
+    for s in graded {
+        done.insert(s.student.clone(), s);
+    }
+    let students: Vec<StudentReport> = subs.iter().filter_map(|s| done.remove(&s.student)).collect();
+    let all_full = students.iter().all(StudentReport::full_marks);
+    let report = report_of(&engine, students);
+    if let Some(dir) = &args.feedback {
+        for s in &report.students {
+            let path = dir.join(format!("{}.md", safe_name(&s.student)));
+            std::fs::write(&path, feedback::render(&report, s)).with_context(|| format!("cannot write `{}`", path.display()))?;
+        }
+    }
+    output.write(&report::render(&report, args.format)?)?;
+    Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+fn safe_name(s: &str) -> String {
+    s.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect()
+}
+
+/// Grades students on `jobs` worker threads; each finished student goes to
+/// `on_done` (the journal) on this thread, in completion order.
+fn grade_parallel(
+    engine: &Engine,
+    root: &Path,
+    todo: &[&Submission],
+    jobs: usize,
+    mut on_done: impl FnMut(&StudentReport) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<StudentReport>> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<anyhow::Result<StudentReport>>();
+    let progress = Progress::new(todo.len());
+    let mut out = Vec::new();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for slot in 0..jobs.min(todo.len().max(1)) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(sub) = todo.get(i) else { break };
+                    // Slot 0 calibrated; students use slots 1.. so uids differ from it.
+                    if tx.send(engine.grade(sub, root, slot + 1)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            let s = result?;
+            on_done(&s)?;
+            progress.done(&s);
+            out.push(s);
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    Ok(out)
+}
+
+/// A progress bar on a terminal, plain lines otherwise (CI logs).
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    count: AtomicUsize,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students  {elapsed}  {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress { bar, total, count: AtomicUsize::new(0) }
+    }
+
+    fn done(&self, s: &StudentReport) {
+        let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+        let line = format!("{}: {}/{}", s.student, report::points(s.score), report::points(s.max_score));
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(line);
+                bar.inc(1);
+            }
+            None => eprintln!("[{n}/{}] {line}", self.total),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
+    let assignment = assignment();
+    if !args.file.is_file() {
+        bail!("`{}` is not a file", args.file.display());
+    }
+    let engine = prepared_engine(&args.cases, &args.run, Rubric::default_for(assignment.functions()))?;
+    let student = args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let sub = Submission { student, file: Some(args.file.clone()), warnings: vec![], problem: None };
+    let root = args.file.parent().unwrap_or(Path::new("."));
+    let s = engine.grade(&sub, root, 1)?;
+    let full = s.full_marks();
+    let report = report_of(&engine, vec![s]);
+    let mut text = feedback::render(&report, &report.students[0]);
+    text.push_str(if full {
+        "\nAll cases pass.\n"
+    } else {
+        "\nSome cases fail: the smallest failing case of each function is shown above.\n"
+    });
+    Output::Stdout.write(text.as_bytes())?;
+    Ok(if full { SUCCESS } else { SOME_FAILED })
+}
+
+pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {
+    let output = Output::open(args.output.as_deref())?;
+    let file = assignment().generate(GenSettings {
+        seed: args.seed,
+        random_per_function: args.cases,
+        reading: args.reading.into(),
+    });
+    let mut bytes = serde_json::to_vec_pretty(&file)?;
+    bytes.push(b'\n');
+    output.write(&bytes)?;
+    Ok(SUCCESS)
+}
+
+fn load_board(args: &RefArgs) -> anyhow::Result<Board> {
+    match (&args.board, &args.board_json) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read board file `{}`", path.display()))?;
+            serde_json::from_str(&text).with_context(|| format!("board file `{}`", path.display()))
+        }
+        (None, Some(json)) => serde_json::from_str(json).context("`--board-json`"),
+        (None, None) => bail!("give a board with `--board FILE` or `--board-json JSON`"),
+    }
+}
+
+pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
+    let board = load_board(&args)?;
+    let want = match args.question {
+        Question::Dualboard => 0,
+        Question::Whowins => 2,
+        _ => 1,
+    };
+    if args.steps.len() != want {
+        bail!("`{:?}` takes {want} step size(s), {} given", args.question, args.steps.len());
+    }
+    if args.steps.contains(&0) {
+        bail!("step sizes are positive integers");
+    }
+    let reading: Reading = args.reading.into();
+    let text = match args.question {
+        Question::Willfinish => (if a48::willfinish(&board, args.steps[0]) { "True" } else { "False" }).to_owned(),
+        Question::FinishTime => match a48::finish_time(&board, args.steps[0]) {
+            Some(t) => format!("{t}"),
+            None => "never".to_owned(),
+        },
+        Question::Whowins => {
+            let answers: Vec<String> = a48::accepted_winners(&board, args.steps[0], args.steps[1], reading)
+                .into_iter()
+                .map(|p| u8::from(p).to_string())
+                .collect();
+            answers.join(" or ")
+        }
+        Question::Dualboard => serde_json::to_string(&a48::dualboard(&board))?,
+        Question::Walk => {
+            let (moves, end) = a48::walk(&board, args.steps[0], u64::from(board.squares()) + 1);
+            let mut s = String::new();
+            for m in &moves {
+                s.push_str(&format!("move {}: {} -> {}", m.number, m.from, m.landed));
+                if m.wrapped {
+                    s.push_str(" (wrapped)");
+                }
+                if m.to != m.landed {
+                    s.push_str(&format!(" -> snadder to {}", m.to));
+                }
+                s.push('\n');
+            }
+            s.push_str(&match end {
+                a48::WalkEnd::Finished { at_move } => format!("finished on move {at_move}"),
+                a48::WalkEnd::Loops { at_move, first_seen, square } => {
+                    format!("move {at_move} returns to square {square}, first reached on move {first_seen}: the player loops forever")
+                }
+                a48::WalkEnd::Truncated => "stopped".to_owned(),
+            });
+            s
+        }
+    };
+    println!("{text}");
+    Ok(SUCCESS)
+}
+
+pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
+    if args.rubric.as_os_str() == "-" {
+        print!("{DEFAULT_RUBRIC_TOML}");
+        return Ok(SUCCESS);
+    }
+    if args.rubric.exists() && !args.force {
+        bail!("`{}` already exists; pass `--force` to overwrite it", args.rubric.display());
+    }
+    std::fs::write(&args.rubric, DEFAULT_RUBRIC_TOML).with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
+    eprintln!("wrote the default rubric to `{}`", args.rubric.display());
+    Ok(SUCCESS)
+}
+

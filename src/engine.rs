@@ -1,0 +1,200 @@
+//! The grading engine: puts the runner, the grading and the report model
+//! together for one student, and prepares what a whole run shares (the
+//! interpreter, the sandbox backend, the cases and their deadlines).
+//!
+//! Deadlines are calibrated: before grading anyone, the model solution runs
+//! every case in the same sandbox, and each case's deadline is
+//! `max(floor, multiplier x the model's time on that case)`. This run also
+//! proves the harness: if the model solution fails a case, grading stops with
+//! an error instead of marking students against a wrong expectation.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use salgrade_reference::CaseFile;
+
+use crate::assignment::{Assignment, GenSettings};
+use crate::discover::Submission;
+use crate::grading::verdict::{Verdict, VerdictKind};
+use crate::grading::{self, rubric::Rubric};
+use crate::report::StudentReport;
+use crate::runner::{self, Python, RunnerConfig, SandboxKind, sandbox};
+
+/// How per-case deadlines are chosen.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeadlinePolicy {
+    pub floor: Duration,
+    pub multiplier: f64,
+}
+
+/// The generous deadline the model solution itself runs under.
+const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Where the cases come from.
+#[derive(Debug, Clone)]
+pub(crate) enum CaseSource {
+    Seed(GenSettings),
+    File(PathBuf),
+}
+
+/// Everything shared by the students of one run.
+pub(crate) struct Engine {
+    pub assignment: &'static dyn Assignment,
+    pub runner: RunnerConfig,
+    pub case_file: CaseFile,
+    pub deadlines: Vec<Duration>,
+    pub rubric: Rubric,
+}
+
+/// Finds the real interpreter behind `python3` (or `explicit`), once.
+pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> {
+    let program = explicit.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("python3"));
+    let out = Command::new(&program)
+        .args(["-I", "-S", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])"])
+        .output()
+        .with_context(|| format!("cannot run `{}`: install Python 3 or pass `--python PATH`", program.display()))?;
+    if !out.status.success() {
+        bail!("`{}` failed to report its version: {}", program.display(), String::from_utf8_lossy(&out.stderr).trim());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next()) else {
+        bail!("`{}` did not report its executable and version", program.display());
+    };
+    if !version.starts_with('3') {
+        bail!("`{}` is Python {version}; salgrade needs Python 3", program.display());
+    }
+    Ok(Python { executable: PathBuf::from(exe), prefix: PathBuf::from(prefix), version: version.to_owned() })
+}
+
+/// The backend to use: the requested one, or bubblewrap where it works and
+/// rlimit otherwise (with a note to say so once).
+pub(crate) fn choose_sandbox(requested: Option<SandboxKind>) -> anyhow::Result<(SandboxKind, Option<String>)> {
+    match requested {
+        Some(SandboxKind::Bwrap) if !sandbox::bwrap_works() => bail!(
+            "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox rlimit`"
+        ),
+        Some(kind) => Ok((kind, None)),
+        None if sandbox::bwrap_works() => Ok((SandboxKind::Bwrap, None)),
+        None => Ok((
+            SandboxKind::Rlimit,
+            Some("bubblewrap (`bwrap`) is not available here, so student code runs with resource limits only (`--sandbox rlimit`); see the README's security model".to_owned()),
+        )),
+    }
+}
+
+/// Reads and checks a case file.
+pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow::Result<CaseFile> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read case file `{}`", path.display()))?;
+    let file: CaseFile =
+        serde_json::from_str(&text).with_context(|| format!("case file `{}` is not a valid case file", path.display()))?;
+    if file.assignment != assignment.id() {
+        bail!("case file `{}` is for assignment `{}`, not `{}`", path.display(), file.assignment, assignment.id());
+    }
+    if file.cases.is_empty() {
+        bail!("case file `{}` has no cases", path.display());
+    }
+    if let Some(problem) = assignment.check_cases(&file).first() {
+        bail!("case file `{}`: {problem}", path.display());
+    }
+    Ok(file)
+}
+
+pub(crate) fn load_cases(assignment: &dyn Assignment, source: &CaseSource) -> anyhow::Result<CaseFile> {
+    match source {
+        CaseSource::Seed(settings) => Ok(assignment.generate(*settings)),
+        CaseSource::File(path) => load_case_file(assignment, path),
+    }
+}
+
+impl Engine {
+    /// Runs the model solution on every case and sets the deadlines.
+    pub(crate) fn calibrate(&mut self, policy: DeadlinePolicy) -> anyhow::Result<()> {
+        let cases = &self.case_file.cases;
+        let generous = vec![CALIBRATION_DEADLINE; cases.len()];
+        let run = runner::run_submission(
+            &self.runner,
+            self.assignment,
+            self.assignment.model_solution().as_bytes(),
+            cases,
+            &generous,
+            0,
+        )
+        .context("cannot run the model solution")?;
+        let results = grading::judge_all(self.assignment, cases, &run.outcomes);
+        if let Some((case, r)) = cases.iter().zip(&results).find(|(_, r)| !r.verdict.passed()) {
+            bail!(
+                "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
+                case.id,
+                r.verdict.kind.as_str(),
+                r.verdict.detail.clone().unwrap_or_default(),
+                r.verdict.got.as_ref().map(|g| format!(", got {g}")).unwrap_or_default(),
+                Some(run.stderr.excerpt()).filter(|e| !e.trim().is_empty()).map(|e| format!("; its stderr: {}", e.trim())).unwrap_or_default()
+            );
+        }
+        self.deadlines = run
+            .outcomes
+            .iter()
+            .map(|o| {
+                let model = match o {
+                    runner::RawOutcome::Answered { wall_ms, .. } => Duration::from_millis(*wall_ms),
+                    _ => Duration::ZERO,
+                };
+                policy.floor.max(model.mul_f64(policy.multiplier))
+            })
+            .collect();
+        Ok(())
+    }
+
+    /// Grades one student. Student failures are results; only harness
+    /// failures (cannot create a folder, cannot start Python) are errors.
+    pub(crate) fn grade(&self, sub: &Submission, root: &Path, slot: usize) -> anyhow::Result<StudentReport> {
+        let cases = &self.case_file.cases;
+        let rel = sub.file.as_ref().map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string());
+        let mut warnings = sub.warnings.clone();
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        let results = match (&sub.file, &sub.problem) {
+            (Some(file), None) => {
+                let source = std::fs::read(file).with_context(|| format!("cannot read `{}`", file.display()))?;
+                let run = runner::run_submission(&self.runner, self.assignment, &source, cases, &self.deadlines, slot)
+                    .with_context(|| format!("cannot grade `{}`", file.display()))?;
+                stdout = run.stdout.excerpt();
+                stderr = run.stderr.excerpt();
+                grading::judge_all(self.assignment, cases, &run.outcomes)
+            }
+            (_, problem) => {
+                let why = problem.clone().unwrap_or_else(|| "no file to grade".to_owned());
+                warnings.push(why.clone());
+                let verdict = Verdict::detail(VerdictKind::ImportFailed, format!("nothing was graded: {why}"));
+                cases
+                    .iter()
+                    .map(|c| grading::CaseResult {
+                        case_id: c.id.clone(),
+                        function: c.function.clone(),
+                        verdict: verdict.clone(),
+                        wall_ms: None,
+                        cpu_ms: None,
+                    })
+                    .collect()
+            }
+        };
+        let violations = Vec::new();
+        let offending = 0;
+        let (functions, score, max_score) = grading::score(self.assignment, &self.rubric, cases, &results, offending);
+        Ok(StudentReport {
+            student: sub.student.clone(),
+            file: rel,
+            score,
+            max_score,
+            functions,
+            cases: results,
+            penalty: self.rubric.penalty(offending),
+            violations,
+            warnings,
+            stdout,
+            stderr,
+        })
+    }
+}

@@ -1,0 +1,105 @@
+//! Grading: pure functions from raw outcomes to verdicts, per-function
+//! tallies and points under a rubric. No processes, no files.
+
+pub(crate) mod rubric;
+pub(crate) mod verdict;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assignment::{self, Assignment};
+use crate::runner::RawOutcome;
+use rubric::Rubric;
+use salgrade_reference::Case;
+use verdict::Verdict;
+
+/// One case's judged result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct CaseResult {
+    pub case_id: String,
+    pub function: String,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
+}
+
+/// One function's score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct FunctionScore {
+    pub passed: u32,
+    pub total: u32,
+    pub points: f64,
+    pub max_points: f64,
+    /// The smallest failing case, shown to the student.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smallest_failure: Option<Failure>,
+}
+
+/// A failing case as a student sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Failure {
+    pub case_id: String,
+    pub label: String,
+    pub input: String,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+/// Judges every outcome of a submission.
+pub(crate) fn judge_all(assignment: &dyn Assignment, cases: &[Case], outcomes: &[RawOutcome]) -> Vec<CaseResult> {
+    cases
+        .iter()
+        .zip(outcomes)
+        .map(|(case, outcome)| {
+            let verdict = assignment::judge(assignment, case, outcome);
+            let (wall_ms, cpu_ms) = match outcome {
+                RawOutcome::Answered { message, wall_ms } => (Some(*wall_ms), message["outcome"]["cpu_ms"].as_f64()),
+                _ => (None, None),
+            };
+            CaseResult { case_id: case.id.clone(), function: case.function.clone(), verdict, wall_ms, cpu_ms }
+        })
+        .collect()
+}
+
+/// Tallies per function and applies the rubric's points and penalties.
+pub(crate) fn score(
+    assignment: &dyn Assignment,
+    rubric: &Rubric,
+    cases: &[Case],
+    results: &[CaseResult],
+    offending_functions: usize,
+) -> (BTreeMap<String, FunctionScore>, f64, f64) {
+    let mut functions = BTreeMap::new();
+    for &f in assignment.functions() {
+        let mine: Vec<&CaseResult> = results.iter().filter(|r| r.function == f).collect();
+        let total = mine.len() as u32;
+        let passed = mine.iter().filter(|r| r.verdict.passed()).count() as u32;
+        let max_points = rubric.points_for(f);
+        let points = rubric.partial_credit.points(max_points, passed, total);
+        let smallest_failure = results
+            .iter()
+            .zip(cases)
+            .filter(|(r, _)| r.function == f && !r.verdict.passed())
+            .min_by_key(|(_, c)| assignment.case_size(c))
+            .map(|(r, c)| Failure {
+                case_id: r.case_id.clone(),
+                label: c.label.clone(),
+                input: assignment.describe_input(c),
+                verdict: r.verdict.clone(),
+            });
+        functions.insert(f.to_owned(), FunctionScore { passed, total, points, max_points, smallest_failure });
+    }
+    let max: f64 = functions.values().map(|f| f.max_points).sum();
+    let earned: f64 = functions.values().map(|f| f.points).sum();
+    let penalty = rubric.penalty(offending_functions);
+    let score = round2((earned - penalty).max(0.0));
+    (functions, score, round2(max))
+}
+
+pub(crate) fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

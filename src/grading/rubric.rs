@@ -1,0 +1,187 @@
+//! The rubric: points per function, partial credit, penalties. Read from
+//! TOML (`salgrade init` writes the default with comments) and validated.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::round2;
+
+/// The default rubric, as `salgrade init` writes it.
+pub(crate) const DEFAULT_RUBRIC_TOML: &str = r#"# salgrade rubric. Every key is optional; the values shown are the defaults.
+
+# Points for each function. A function left out is worth the default 25.
+[points]
+salb2salbLL = 25
+willfinish = 25
+whowins = 25
+dualboard = 25
+
+[partial_credit]
+# "proportional": points x (cases passed / cases run).
+# "all_or_nothing": full points only when every case passes.
+mode = "proportional"
+
+# Deductions for breaking the handout's rule (no list, tuple, set or dict
+# outside salb2salbLL), found by `salgrade lint`.
+[penalties]
+# Points taken off for each function that uses a forbidden construct.
+rule_violation_per_function = 5
+# The most that rule violations can take off in total. 0 disables them.
+rule_violation_cap = 15
+"#;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum PartialCredit {
+    #[default]
+    Proportional,
+    AllOrNothing,
+}
+
+impl PartialCredit {
+    pub(crate) fn points(self, max: f64, passed: u32, total: u32) -> f64 {
+        if total == 0 {
+            return 0.0;
+        }
+        match self {
+            PartialCredit::Proportional => round2(max * f64::from(passed) / f64::from(total)),
+            PartialCredit::AllOrNothing if passed == total => max,
+            PartialCredit::AllOrNothing => 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawRubric {
+    #[serde(default)]
+    points: BTreeMap<String, f64>,
+    #[serde(default)]
+    partial_credit: RawPartial,
+    #[serde(default)]
+    penalties: RawPenalties,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawPartial {
+    #[serde(default)]
+    mode: PartialCredit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPenalties {
+    #[serde(default = "default_per_function")]
+    rule_violation_per_function: f64,
+    #[serde(default = "default_cap")]
+    rule_violation_cap: f64,
+}
+
+fn default_per_function() -> f64 {
+    5.0
+}
+fn default_cap() -> f64 {
+    15.0
+}
+
+impl Default for RawPenalties {
+    fn default() -> RawPenalties {
+        RawPenalties { rule_violation_per_function: default_per_function(), rule_violation_cap: default_cap() }
+    }
+}
+
+/// A validated rubric.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct Rubric {
+    pub points: BTreeMap<String, f64>,
+    pub partial_credit: PartialCredit,
+    pub violation_per_function: f64,
+    pub violation_cap: f64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RubricError {
+    #[error("{0}")]
+    Toml(#[from] toml::de::Error),
+    #[error("`[points]` names `{0}`, which is not a function of this assignment (expected one of {1})")]
+    UnknownFunction(String, String),
+    #[error("`{0}` must be a finite number of points, zero or more, not {1}")]
+    BadNumber(String, f64),
+}
+
+impl Rubric {
+    pub(crate) const DEFAULT_POINTS: f64 = 25.0;
+
+    pub(crate) fn parse(text: &str, functions: &[&str]) -> Result<Rubric, RubricError> {
+        let raw: RawRubric = toml::from_str(text)?;
+        for (name, &p) in &raw.points {
+            if !functions.contains(&name.as_str()) {
+                return Err(RubricError::UnknownFunction(name.clone(), functions.join(", ")));
+            }
+            check_number(&format!("points.{name}"), p)?;
+        }
+        check_number("penalties.rule_violation_per_function", raw.penalties.rule_violation_per_function)?;
+        check_number("penalties.rule_violation_cap", raw.penalties.rule_violation_cap)?;
+        Ok(Rubric {
+            points: raw.points,
+            partial_credit: raw.partial_credit.mode,
+            violation_per_function: raw.penalties.rule_violation_per_function,
+            violation_cap: raw.penalties.rule_violation_cap,
+        })
+    }
+
+    pub(crate) fn default_for(functions: &[&str]) -> Rubric {
+        Rubric::parse(DEFAULT_RUBRIC_TOML, functions).unwrap_or(Rubric {
+            points: BTreeMap::new(),
+            partial_credit: PartialCredit::Proportional,
+            violation_per_function: default_per_function(),
+            violation_cap: default_cap(),
+        })
+    }
+
+    pub(crate) fn points_for(&self, function: &str) -> f64 {
+        self.points.get(function).copied().unwrap_or(Rubric::DEFAULT_POINTS)
+    }
+
+    pub(crate) fn penalty(&self, offending_functions: usize) -> f64 {
+        (self.violation_per_function * offending_functions as f64).min(self.violation_cap)
+    }
+}
+
+fn check_number(name: &str, value: f64) -> Result<(), RubricError> {
+    if value.is_finite() && value >= 0.0 { Ok(()) } else { Err(RubricError::BadNumber(name.to_owned(), value)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const F: &[&str] = &["salb2salbLL", "willfinish", "whowins", "dualboard"];
+
+    #[test]
+    fn default_rubric_parses() {
+        let r = Rubric::parse(DEFAULT_RUBRIC_TOML, F).unwrap();
+        assert_eq!(r.points_for("whowins"), 25.0);
+        assert_eq!(r.penalty(1), 5.0);
+        assert_eq!(r.penalty(9), 15.0);
+    }
+
+    #[test]
+    fn bad_rubrics_are_named() {
+        let e = Rubric::parse("[points]\nwillfinsh = 3\n", F).unwrap_err();
+        assert!(e.to_string().contains("`willfinsh`"), "{e}");
+        let e = Rubric::parse("[points]\nwillfinish = -3\n", F).unwrap_err();
+        assert!(e.to_string().contains("points.willfinish"), "{e}");
+        let e = Rubric::parse("[partial_credit]\nmode = \"half\"\n", F).unwrap_err();
+        assert!(e.to_string().contains("half"), "{e}");
+        assert!(Rubric::parse("[pointz]\n", F).is_err());
+    }
+
+    #[test]
+    fn partial_credit_modes() {
+        assert_eq!(PartialCredit::Proportional.points(25.0, 1, 3), 8.33);
+        assert_eq!(PartialCredit::AllOrNothing.points(25.0, 2, 3), 0.0);
+        assert_eq!(PartialCredit::AllOrNothing.points(25.0, 3, 3), 25.0);
+    }
+}

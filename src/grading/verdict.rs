@@ -1,0 +1,100 @@
+//! Verdicts: what happened on one case, as data (never an error).
+
+use serde::{Deserialize, Serialize};
+
+/// The class of a case's outcome. The README lists them with their meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum VerdictKind {
+    Pass,
+    WrongAnswer,
+    InvalidStructure,
+    ChangedInput,
+    SharesInput,
+    WrongType,
+    Exception,
+    Timeout,
+    MemoryLimit,
+    ProcessDied,
+    MissingFunction,
+    ImportFailed,
+}
+
+impl VerdictKind {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Pass => "pass",
+            VerdictKind::WrongAnswer => "wrong_answer",
+            VerdictKind::InvalidStructure => "invalid_structure",
+            VerdictKind::ChangedInput => "changed_input",
+            VerdictKind::SharesInput => "shares_input",
+            VerdictKind::WrongType => "wrong_type",
+            VerdictKind::Exception => "exception",
+            VerdictKind::Timeout => "timeout",
+            VerdictKind::MemoryLimit => "memory_limit",
+            VerdictKind::ProcessDied => "process_died",
+            VerdictKind::MissingFunction => "missing_function",
+            VerdictKind::ImportFailed => "import_failed",
+        }
+    }
+
+    /// One line a student can act on.
+    pub(crate) fn hint(self) -> &'static str {
+        match self {
+            VerdictKind::Pass => "correct",
+            VerdictKind::WrongAnswer => "your function returned a different answer from the reference",
+            VerdictKind::InvalidStructure => {
+                "the list you returned is not a circular list with one node per square, or a snadder points outside it"
+            }
+            VerdictKind::ChangedInput => "the input must describe the same board when your function returns",
+            VerdictKind::SharesInput => "the returned list must be made of new nodes, not nodes of the input list",
+            VerdictKind::WrongType => "the value returned has the wrong type (see the rules for what is accepted)",
+            VerdictKind::Exception => "your function raised an exception",
+            VerdictKind::Timeout => "your function did not return in time: look for a loop that never ends",
+            VerdictKind::MemoryLimit => "your function used more memory than allowed",
+            VerdictKind::ProcessDied => "the Python process ended during the call (os._exit, a crash or a signal)",
+            VerdictKind::MissingFunction => "the module does not define this function",
+            VerdictKind::ImportFailed => "the module could not be imported, so nothing in it could be run",
+        }
+    }
+}
+
+/// The judgement of one case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Verdict {
+    pub kind: VerdictKind,
+    /// What was accepted, in words (for wrong answers and types).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What the student's code produced, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub got: Option<String>,
+    /// Anything else: the exception, the structural defect, how it died.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// A line of the student's file, when one is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+impl Verdict {
+    pub(crate) fn new(kind: VerdictKind) -> Verdict {
+        Verdict { kind, expected: None, got: None, detail: None, line: None }
+    }
+
+    pub(crate) fn pass() -> Verdict {
+        Verdict::new(VerdictKind::Pass)
+    }
+
+    pub(crate) fn detail(kind: VerdictKind, detail: impl Into<String>) -> Verdict {
+        Verdict { detail: Some(detail.into()), ..Verdict::new(kind) }
+    }
+
+    pub(crate) fn wrong(kind: VerdictKind, expected: impl Into<String>, got: impl Into<String>) -> Verdict {
+        Verdict { expected: Some(expected.into()), got: Some(got.into()), ..Verdict::new(kind) }
+    }
+
+    pub(crate) fn passed(&self) -> bool {
+        self.kind == VerdictKind::Pass
+    }
+}

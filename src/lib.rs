@@ -1,0 +1,54 @@
+//! salgrade: grades snakes-and-ladders programming assignments.
+//!
+//! The binary is a thin shell over [`run`]. Layout: `assignment` (one module
+//! per assignment behind one trait), `runner` (the only code that starts
+//! processes), `grading` (pure judging and scoring), `report` (pure
+//! exporters), `engine` and `commands` (orchestration), `cli` (clap types).
+
+mod assignment;
+mod cli;
+mod commands;
+mod discover;
+mod engine;
+mod grading;
+mod journal;
+mod report;
+mod runner;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Usage or setup error: bad arguments, a bad file, no Python.
+const SETUP_ERROR: u8 = 2;
+
+/// Parses the command line, runs the command, and maps the outcome to an
+/// exit code: 0 all passed, 1 something failed, 2 usage or setup error.
+pub fn run() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { SETUP_ERROR } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        cli::Command::Grade(a) => commands::grade(a),
+        cli::Command::Check(a) => commands::check(a),
+        cli::Command::Gen(a) => commands::generate(a),
+        cli::Command::Ref(a) => commands::reference(a),
+        cli::Command::Init(a) => commands::init(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::from(SETUP_ERROR)
+        }
+    }
+}
+
+/// The error and its causes on one line.
+fn one_line(e: &anyhow::Error) -> String {
+    e.chain().map(|c| c.to_string().replace('\n', " ")).collect::<Vec<_>>().join(": ")
+}

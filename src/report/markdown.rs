@@ -1,0 +1,27 @@
+//! `--format markdown`: the score table as a Markdown table.
+
+use super::{Report, cell, points};
+
+fn escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+pub(crate) fn render(report: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("| student | {} | rules | total |\n", report.functions.join(" | ")));
+    out.push_str(&format!("|---|{}---|---|\n", "---|".repeat(report.functions.len())));
+    for s in &report.students {
+        let cells: Vec<String> =
+            report.functions.iter().map(|f| s.functions.get(f).map(cell).unwrap_or_else(|| "-".into())).collect();
+        let rules = if s.penalty > 0.0 { format!("-{}", points(s.penalty)) } else { "ok".into() };
+        out.push_str(&format!(
+            "| {} | {} | {} | {}/{} |\n",
+            escape(&s.student),
+            cells.join(" | "),
+            rules,
+            points(s.score),
+            points(s.max_score)
+        ));
+    }
+    out
+}

@@ -1,0 +1,105 @@
+//! The report model (one per grading run) and its exporters: pure functions
+//! from a [`Report`] to bytes, one module per format. Feedback files and the
+//! terminal view of `check` live here too. No processes.
+
+pub(crate) mod csv;
+pub(crate) mod feedback;
+pub(crate) mod markdown;
+pub(crate) mod table;
+
+use std::collections::BTreeMap;
+
+use clap::ValueEnum;
+use salgrade_reference::Reading;
+use serde::{Deserialize, Serialize};
+
+use crate::grading::{CaseResult, FunctionScore};
+
+/// The whole run. `--format json` writes exactly this (schema in the README).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Report {
+    pub salgrade_version: String,
+    pub assignment: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    pub reading: Reading,
+    /// Cases each student was graded on.
+    pub case_count: usize,
+    pub functions: Vec<String>,
+    pub students: Vec<StudentReport>,
+}
+
+/// One student's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StudentReport {
+    pub student: String,
+    /// The graded file, relative to the submissions folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    pub score: f64,
+    pub max_score: f64,
+    pub functions: BTreeMap<String, FunctionScore>,
+    pub cases: Vec<CaseResult>,
+    #[serde(default)]
+    pub violations: Vec<Violation>,
+    #[serde(default)]
+    pub penalty: f64,
+    pub warnings: Vec<String>,
+    /// The start of what the submission printed (capped).
+    #[serde(default)]
+    pub stdout: String,
+    #[serde(default)]
+    pub stderr: String,
+}
+
+impl StudentReport {
+    pub(crate) fn full_marks(&self) -> bool {
+        self.score >= self.max_score && self.max_score > 0.0
+    }
+}
+
+/// A use of a forbidden construct (the handout's no-containers rule).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Violation {
+    pub function: String,
+    pub line: u32,
+    pub column: u32,
+    pub construct: String,
+    pub source: String,
+}
+
+/// The formats `grade --format` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// A table for the terminal.
+    Table,
+    /// One row per student, for a gradebook import.
+    Csv,
+    /// The full report (see the README for the schema).
+    Json,
+    /// A Markdown table, for a wiki page or a pull request comment.
+    Markdown,
+}
+
+pub(crate) fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
+    Ok(match format {
+        Format::Table => table::render(report).into_bytes(),
+        Format::Csv => csv::render(report)?,
+        Format::Json => {
+            let mut v = serde_json::to_vec_pretty(report)?;
+            v.push(b'\n');
+            v
+        }
+        Format::Markdown => markdown::render(report).into_bytes(),
+    })
+}
+
+/// A function's cell: `passed/total points`.
+pub(crate) fn cell(f: &FunctionScore) -> String {
+    format!("{}/{} {}", f.passed, f.total, points(f.points))
+}
+
+/// Points without a needless `.0`.
+pub(crate) fn points(p: f64) -> String {
+    if p.fract() == 0.0 { format!("{p:.0}") } else { format!("{p:.2}") }
+}

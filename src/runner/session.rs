@@ -1,0 +1,364 @@
+//! One driver process: start it, put questions to it under deadlines, and end
+//! it for certain.
+//!
+//! One event loop per session: a reader thread turns the response fd into
+//! lines, two drains capture stdout and stderr, a writer thread feeds the
+//! request fd (so a child that stops reading can never block the grader),
+//! and the session waits on one channel with `recv_timeout`. On a deadline
+//! the whole process group is killed at once: student code has nothing to
+//! clean up, and a grandchild that ignores SIGTERM must not survive.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::capture::{self, Captured, Shared};
+use super::sandbox::{self, Limits, Python, SandboxKind};
+use super::unix::{self, Group};
+
+/// The longest protocol line the runner accepts from a driver.
+const MAX_LINE: usize = 64 * 1024 * 1024;
+/// How long a driver that closed its channel gets to exit before it is killed.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// A harness failure (not the student's): the session could not be run.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SessionError {
+    #[error("cannot create the sandbox folder")]
+    TempDir(#[source] std::io::Error),
+    #[error("cannot write `{name}` into the sandbox folder")]
+    WriteFile {
+        name: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot create the protocol pipes")]
+    Pipe(#[source] std::io::Error),
+    #[error("cannot start `{program}`")]
+    Spawn {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// How a process ended, as far as the runner could tell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Death {
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+    /// What the runner saw that the status does not say.
+    pub note: Option<String>,
+}
+
+impl Death {
+    pub(crate) fn describe(&self) -> String {
+        let mut s = match (self.code, self.signal) {
+            (_, Some(9)) => "was killed (SIGKILL)".to_owned(),
+            (_, Some(24)) => "ran out of CPU time (SIGXCPU)".to_owned(),
+            (_, Some(25)) => "wrote a file larger than allowed (SIGXFSZ)".to_owned(),
+            (_, Some(11)) => "crashed (segmentation fault)".to_owned(),
+            (_, Some(6)) => "aborted (SIGABRT)".to_owned(),
+            (_, Some(sig)) => format!("was killed by signal {sig}"),
+            (Some(code), None) => format!("exited with code {code}"),
+            (None, None) => "ended".to_owned(),
+        };
+        if let Some(note) = &self.note {
+            s.push_str(" (");
+            s.push_str(note);
+            s.push(')');
+        }
+        s
+    }
+}
+
+/// The first message of a driver.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Hello {
+    Ready {
+        #[serde(default)]
+        python: String,
+        functions: BTreeMap<String, bool>,
+    },
+    ImportFailed {
+        error: serde_json::Value,
+    },
+}
+
+/// How starting a session went.
+#[derive(Debug)]
+pub(crate) enum Started {
+    Ready { functions: BTreeMap<String, bool> },
+    ImportFailed(serde_json::Value),
+    ImportTimedOut,
+    Died(Death),
+}
+
+/// How one call ended.
+#[derive(Debug)]
+pub(crate) enum CallEnd {
+    Answered { message: serde_json::Value, wall: Duration },
+    TimedOut { wall: Duration },
+    Died(Death),
+}
+
+enum Event {
+    Line(String),
+    TooLong,
+    Closed,
+}
+
+/// Everything needed to run drivers, fixed for a whole grading run.
+#[derive(Debug, Clone)]
+pub(crate) struct RunnerConfig {
+    pub python: Python,
+    pub sandbox: SandboxKind,
+    pub limits: Limits,
+    pub import_timeout: Duration,
+    /// Bytes of stdout (and again of stderr) kept per submission.
+    pub output_cap: usize,
+}
+
+/// A file placed in the session folder.
+pub(crate) struct SessionFile<'a> {
+    pub name: &'a str,
+    pub contents: &'a [u8],
+}
+
+pub(crate) struct Session {
+    child: Child,
+    group: Group,
+    requests: Option<Sender<Vec<u8>>>,
+    events: Receiver<Event>,
+    stdout: Shared,
+    stderr: Shared,
+    sweep_uid: Option<u32>,
+    finished: bool,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    /// Starts a driver in a fresh folder holding `files`, and waits for its
+    /// first message within the import deadline.
+    pub(crate) fn start(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        driver_name: &str,
+        slot: usize,
+    ) -> Result<(Session, Started), SessionError> {
+        let dir = tempfile::Builder::new().prefix("salgrade-").tempdir().map_err(SessionError::TempDir)?;
+        for f in files {
+            std::fs::write(dir.path().join(f.name), f.contents)
+                .map_err(|source| SessionError::WriteFile { name: f.name.to_owned(), source })?;
+        }
+        open_up(dir.path());
+
+        let (req_read, req_write) = pipe()?;
+        let (resp_read, resp_write) = pipe()?;
+        let mut launch = sandbox::launch(cfg.sandbox, &cfg.python, dir.path(), driver_name, &cfg.limits, slot);
+        if let Some(id) = launch.identity {
+            chown_tree(dir.path(), id.uid, id.gid);
+        }
+        unix::prepare(&mut launch.command, &req_read, &resp_write, launch.limits, launch.identity);
+        launch.command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let program = launch.command.get_program().to_string_lossy().into_owned();
+        let mut child = launch.command.spawn().map_err(|source| SessionError::Spawn { program, source })?;
+        drop(req_read);
+        drop(resp_write);
+        let group = Group(child.id() as i32);
+
+        let (tx, events) = mpsc::channel();
+        spawn_reader(resp_read, tx);
+        let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
+        spawn_writer(req_write, req_rx);
+        let (stdout, _) = capture::drain(child.stdout.take().expect("stdout is piped"), cfg.output_cap);
+        let (stderr, _) = capture::drain(child.stderr.take().expect("stderr is piped"), cfg.output_cap);
+
+        let mut session = Session {
+            child,
+            group,
+            requests: Some(req_tx),
+            events,
+            stdout,
+            stderr,
+            sweep_uid: launch.sweep_uid,
+            finished: false,
+            _dir: dir,
+        };
+        let started = match session.next_message(cfg.import_timeout) {
+            Ok(line) => match serde_json::from_str::<Hello>(&line) {
+                Ok(Hello::Ready { functions, python: _ }) => Started::Ready { functions },
+                Ok(Hello::ImportFailed { error }) => {
+                    session.end();
+                    Started::ImportFailed(error)
+                }
+                Err(e) => Started::Died(session.kill_with_note(format!("sent a malformed first message: {e}"))),
+            },
+            Err(Waited::TimedOut) => {
+                session.end();
+                Started::ImportTimedOut
+            }
+            Err(Waited::Died(d)) => Started::Died(d),
+        };
+        Ok((session, started))
+    }
+
+    /// Sends one request and waits for its answer until `deadline`.
+    pub(crate) fn call(&mut self, request: &serde_json::Value, deadline: Duration) -> CallEnd {
+        let mut line = serde_json::to_vec(request).unwrap_or_default();
+        line.push(b'\n');
+        let start = Instant::now();
+        if let Some(tx) = &self.requests {
+            if tx.send(line).is_err() {
+                return CallEnd::Died(self.kill_with_note("stopped reading requests".to_owned()));
+            }
+        }
+        match self.next_message(deadline) {
+            Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(message) => CallEnd::Answered { message, wall: start.elapsed() },
+                Err(e) => CallEnd::Died(self.kill_with_note(format!("sent a malformed answer: {e}"))),
+            },
+            Err(Waited::TimedOut) => {
+                let wall = start.elapsed();
+                self.end();
+                CallEnd::TimedOut { wall }
+            }
+            Err(Waited::Died(d)) => CallEnd::Died(d),
+        }
+    }
+
+    fn next_message(&mut self, timeout: Duration) -> Result<String, Waited> {
+        match self.events.recv_timeout(timeout) {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(Waited::Died(self.kill_with_note("sent an oversized protocol line".to_owned()))),
+            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => Err(Waited::Died(self.reap_after_close())),
+            Err(RecvTimeoutError::Timeout) => Err(Waited::TimedOut),
+        }
+    }
+
+    /// The channel closed: usually the process exited (`os._exit`, a crash,
+    /// a kill by the kernel). Give it a moment to finish, then make sure.
+    fn reap_after_close(&mut self) -> Death {
+        let until = Instant::now() + EXIT_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.end();
+                    return Death { code: status.code(), signal: status.signal(), note: None };
+                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return self.kill_with_note("closed its channel to the grader".to_owned()),
+            }
+        }
+    }
+
+    fn kill_with_note(&mut self, note: String) -> Death {
+        self.end();
+        Death { code: None, signal: None, note: Some(note) }
+    }
+
+    /// Kills the group (and the slot's uid when there is one), reaps the
+    /// child, and closes the request channel. Idempotent.
+    pub(crate) fn end(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.requests = None;
+        self.group.kill();
+        if let Some(uid) = self.sweep_uid {
+            unix::kill_all_of(uid);
+        }
+        let _ = self.child.wait();
+    }
+
+    /// What the student printed so far. Call after [`Session::end`] to have it all.
+    pub(crate) fn output(&self) -> (Captured, Captured) {
+        // The drains finish once every writer of the pipes is gone; a short
+        // wait lets them catch up with the last bytes after a kill.
+        let settle = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < settle && std::sync::Arc::strong_count(&self.stdout) > 1 {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let get = |s: &Shared| s.lock().map(|c| c.clone()).unwrap_or_default();
+        (get(&self.stdout), get(&self.stderr))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+enum Waited {
+    TimedOut,
+    Died(Death),
+}
+
+fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {
+    let (r, w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| SessionError::Pipe(e.into()))?;
+    let r = unix::lift_fd(r).map_err(SessionError::Pipe)?;
+    let w = unix::lift_fd(w).map_err(SessionError::Pipe)?;
+    Ok((r, w))
+}
+
+fn spawn_reader(fd: OwnedFd, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::from(fd));
+        loop {
+            let mut line = Vec::new();
+            let read = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line);
+            match read {
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(Event::Closed);
+                    return;
+                }
+                Ok(_) if line.len() > MAX_LINE => {
+                    let _ = tx.send(Event::TooLong);
+                    return;
+                }
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+                    if tx.send(Event::Line(text)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
+fn spawn_writer(fd: OwnedFd, rx: Receiver<Vec<u8>>) {
+    std::thread::spawn(move || {
+        let mut file = std::fs::File::from(fd);
+        for line in rx {
+            if file.write_all(&line).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// The session folder is created 0700; the sandbox identity must enter it.
+fn open_up(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
+}
+
+fn chown_tree(dir: &Path, uid: u32, gid: u32) {
+    let _ = std::os::unix::fs::chown(dir, Some(uid), Some(gid));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let _ = std::os::unix::fs::chown(e.path(), Some(uid), Some(gid));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The only `unsafe` in salgrade: what runs in the child between `fork` and
+//! `exec` (protocol fds, resource limits, dropping privileges) and signals to
+//! a process group.
+//!
+//! Everything the `pre_exec` closure needs is computed before it is built:
+//! between fork and exec only async-signal-safe system calls are allowed, so
+//! the closure allocates nothing and takes no locks.
+
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use nix::fcntl::{FcntlArg, fcntl};
+use nix::sys::resource::{Resource, setrlimit};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::{Gid, Pid, Uid, dup2_raw, setgid, setgroups, setuid};
+
+/// The fds the driver finds its protocol on.
+pub(crate) const CHILD_REQUEST_FD: RawFd = 3;
+pub(crate) const CHILD_RESPONSE_FD: RawFd = 4;
+
+/// Resource limits applied in the child, as (soft, hard) pairs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChildLimits {
+    pub address_space: u64,
+    pub cpu_seconds: (u64, u64),
+    pub file_size: u64,
+    pub open_files: u64,
+    pub processes: u64,
+}
+
+/// An unprivileged identity to run student code as (only when we are root).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Identity {
+    pub uid: u32,
+    pub gid: u32,
+}
+
+/// A process group, the one target every signal goes through, so a pid can
+/// never be mistaken for a group id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Group(pub i32);
+
+impl Group {
+    pub(crate) fn kill(self) {
+        // ESRCH (the group is already gone) is the normal case after a clean exit.
+        let _ = killpg(Pid::from_raw(self.0), Signal::SIGKILL);
+    }
+
+    pub(crate) fn terminate(self) {
+        let _ = killpg(Pid::from_raw(self.0), Signal::SIGTERM);
+    }
+}
+
+/// Moves an fd to 10 or above (close-on-exec), so that `dup2` onto 3 and 4
+/// in the child can never clobber the other protocol fd.
+pub(crate) fn lift_fd(fd: OwnedFd) -> io::Result<OwnedFd> {
+    let lifted = fcntl(&fd, FcntlArg::F_DUPFD_CLOEXEC(10))?;
+    // SAFETY: F_DUPFD_CLOEXEC returned a new descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(lifted) })
+}
+
+/// Arranges for the child to find `request` on fd 3 and `response` on fd 4,
+/// sit in its own process group, carry `limits`, and run as `identity`.
+pub(crate) fn prepare(
+    cmd: &mut Command,
+    request: &OwnedFd,
+    response: &OwnedFd,
+    limits: Option<ChildLimits>,
+    identity: Option<Identity>,
+) {
+    let request = request.as_raw_fd();
+    let response = response.as_raw_fd();
+    cmd.process_group(0);
+    // SAFETY: the closure runs between fork and exec; the two raw fds stay
+    // open in the parent until after spawn returns; it only calls dup2,
+    // setrlimit, setgroups (with an empty slice), setgid and setuid, all
+    // async-signal-safe system calls, and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            // `dup2_raw` hands back the new fd as an `OwnedFd`; it must stay
+            // open for the driver, so ownership is given up, not dropped.
+            dup2_raw(BorrowedFd::borrow_raw(request), CHILD_REQUEST_FD).map_err(io::Error::from)?.into_raw_fd();
+            dup2_raw(BorrowedFd::borrow_raw(response), CHILD_RESPONSE_FD).map_err(io::Error::from)?.into_raw_fd();
+            if let Some(l) = limits {
+                setrlimit(Resource::RLIMIT_AS, l.address_space, l.address_space)?;
+                setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;
+                setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
+                setrlimit(Resource::RLIMIT_NOFILE, l.open_files, l.open_files)?;
+                setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
+                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+            }
+            if let Some(id) = identity {
+                setgroups(&[])?;
+                setgid(Gid::from_raw(id.gid))?;
+                setuid(Uid::from_raw(id.uid))?;
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Kills every process owned by `uid`: the sweep that also catches a
+/// grandchild that left our process group with `setsid`. Forks a short-lived
+/// helper that becomes `uid` and signals everything it may signal.
+pub(crate) fn kill_all_of(uid: u32) {
+    let mut cmd = Command::new("/bin/kill");
+    cmd.args(["-KILL", "-1"]);
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: between fork and exec the closure only calls setgroups (empty
+    // slice), setgid and setuid, async-signal-safe system calls.
+    unsafe {
+        cmd.pre_exec(move || {
+            setgroups(&[])?;
+            setgid(Gid::from_raw(uid))?;
+            setuid(Uid::from_raw(uid))?;
+            Ok(())
+        });
+    }
+    if let Ok(mut child) = cmd.spawn() {
+        let _ = child.wait();
+    }
+}
+
+/// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).
+pub(crate) fn is_root() -> bool {
+    Uid::effective().is_root()
+}
