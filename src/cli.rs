@@ -24,10 +24,14 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Grade a folder of submissions and print the score table.
-    #[command(after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` per student.")]
+    #[command(
+        after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` per student."
+    )]
     Grade(GradeArgs),
     /// Self-check one file with the public cases, as a student before the deadline.
-    #[command(after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook.")]
+    #[command(
+        after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook."
+    )]
     Check(CheckArgs),
     /// Write a case file (inputs and expected outputs) for a seed.
     #[command(after_help = "Example:\n  salgrade gen --seed 1 --cases 30 -o cases.json")]
@@ -189,7 +193,12 @@ pub(crate) struct RefArgs {
     #[arg(value_enum)]
     pub question: Question,
     /// A board file (`{"squares": 16, "snadders": [[2, 11], [10, 7]]}`).
-    #[arg(long, value_name = "FILE", required_unless_present = "board_json", conflicts_with = "board_json")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "board_json",
+        conflicts_with = "board_json"
+    )]
     pub board: Option<PathBuf>,
     /// The board as JSON on the command line.
     #[arg(long, value_name = "JSON")]

@@ -45,7 +45,10 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
         eprintln!("note: {note}");
     }
     if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
-        bail!("`--timeout-multiplier` must be at least 1, not {}", args.timeout_multiplier);
+        bail!(
+            "`--timeout-multiplier` must be at least 1, not {}",
+            args.timeout_multiplier
+        );
     }
     Ok(RunnerConfig {
         python,
@@ -62,13 +65,22 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
 }
 
 fn policy(args: &RunArgs) -> DeadlinePolicy {
-    DeadlinePolicy { floor: Duration::from_millis(args.timeout_floor_ms), multiplier: args.timeout_multiplier }
+    DeadlinePolicy {
+        floor: Duration::from_millis(args.timeout_floor_ms),
+        multiplier: args.timeout_multiplier,
+    }
 }
 
 fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
     let assignment = assignment();
     let case_file = engine::load_cases(assignment, &case_source(cases))?;
-    let mut engine = Engine { assignment, runner: runner_config(run)?, case_file, deadlines: Vec::new(), rubric };
+    let mut engine = Engine {
+        assignment,
+        runner: runner_config(run)?,
+        case_file,
+        deadlines: Vec::new(),
+        rubric,
+    };
     engine.calibrate(policy(run))?;
     Ok(engine)
 }
@@ -80,7 +92,12 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
         seed: engine.case_file.seed,
         reading: engine.case_file.reading,
         case_count: engine.case_file.cases.len(),
-        functions: engine.assignment.functions().iter().map(|f| (*f).to_owned()).collect(),
+        functions: engine
+            .assignment
+            .functions()
+            .iter()
+            .map(|f| (*f).to_owned())
+            .collect(),
         students,
     }
 }
@@ -97,7 +114,8 @@ impl Output {
             None => Ok(Output::Stdout),
             Some(p) if p.as_os_str() == "-" => Ok(Output::Stdout),
             Some(p) => {
-                let f = std::fs::File::create(p).with_context(|| format!("cannot write `{}`", p.display()))?;
+                let f = std::fs::File::create(p)
+                    .with_context(|| format!("cannot write `{}`", p.display()))?;
                 Ok(Output::File(p.to_owned(), f))
             }
         }
@@ -110,7 +128,9 @@ impl Output {
                 out.write_all(bytes)?;
                 out.flush()?;
             }
-            Output::File(p, mut f) => f.write_all(bytes).with_context(|| format!("cannot write `{}`", p.display()))?,
+            Output::File(p, mut f) => f
+                .write_all(bytes)
+                .with_context(|| format!("cannot write `{}`", p.display()))?,
         }
         Ok(())
     }
@@ -120,8 +140,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let assignment = assignment();
     let rubric = match &args.rubric {
         Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read rubric `{}`", p.display()))?;
-            Rubric::parse(&text, assignment.functions()).with_context(|| format!("rubric `{}`", p.display()))?
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read rubric `{}`", p.display()))?;
+            Rubric::parse(&text, assignment.functions())
+                .with_context(|| format!("rubric `{}`", p.display()))?
         }
         None => Rubric::default_for(assignment.functions()),
     };
@@ -129,14 +151,16 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let subs = discover::discover(&root, assignment.student_file(), assignment.functions())?;
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
     }
     let engine = prepared_engine(&args.cases, &args.run, rubric)?;
     if let Some(seed) = engine.case_file.seed {
         eprintln!(
-            "grading {} submission(s) on {} cases (seed {seed}), sandbox {:?}",
+            "grading {} submission(s) on {} cases (seed {seed}), Python {}, sandbox {:?}",
             subs.len(),
             engine.case_file.cases.len(),
+            engine.runner.python.version,
             engine.runner.sandbox
         );
     }
@@ -152,29 +176,58 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let fp = journal::fingerprint(&[settings.to_string().as_bytes()]);
     let (mut journal, mut done) = Journal::open(&args.out_dir, &fp, args.resume)?;
     if !done.is_empty() {
-        eprintln!("resuming: {} student(s) already graded in `{}`", done.len(), args.out_dir.display());
+        eprintln!(
+            "resuming: {} student(s) already graded in `{}`",
+            done.len(),
+            args.out_dir.display()
+        );
     }
-    let todo: Vec<&Submission> = subs.iter().filter(|s| !done.contains_key(&s.student)).collect();
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let todo: Vec<&Submission> = subs
+        .iter()
+        .filter(|s| !done.contains_key(&s.student))
+        .collect();
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
     let graded = grade_parallel(&engine, &root, &todo, jobs, |s| journal.append(s))?;
     for s in graded {
         done.insert(s.student.clone(), s);
     }
-    let students: Vec<StudentReport> = subs.iter().filter_map(|s| done.remove(&s.student)).collect();
+    let students: Vec<StudentReport> = subs
+        .iter()
+        .filter_map(|s| done.remove(&s.student))
+        .collect();
     let all_full = students.iter().all(StudentReport::full_marks);
     let report = report_of(&engine, students);
     if let Some(dir) = &args.feedback {
         for s in &report.students {
             let path = dir.join(format!("{}.md", safe_name(&s.student)));
-            std::fs::write(&path, feedback::render(&report, s)).with_context(|| format!("cannot write `{}`", path.display()))?;
+            std::fs::write(&path, feedback::render(&report, s))
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
         }
     }
+    let full = args.out_dir.join("report.json");
+    std::fs::write(&full, report::render(&report, report::Format::Json)?)
+        .with_context(|| format!("cannot write `{}`", full.display()))?;
     output.write(&report::render(&report, args.format)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }
 
 fn safe_name(s: &str) -> String {
-    s.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to
@@ -229,17 +282,28 @@ impl Progress {
     fn new(total: usize) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(total as u64);
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students  {elapsed}  {msg}") {
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} students  {elapsed}  {msg}",
+            ) {
                 bar.set_style(style);
             }
             bar
         });
-        Progress { bar, total, count: AtomicUsize::new(0) }
+        Progress {
+            bar,
+            total,
+            count: AtomicUsize::new(0),
+        }
     }
 
     fn done(&self, s: &StudentReport) {
         let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
-        let line = format!("{}: {}/{}", s.student, report::points(s.score), report::points(s.max_score));
+        let line = format!(
+            "{}: {}/{}",
+            s.student,
+            report::points(s.score),
+            report::points(s.max_score)
+        );
         match &self.bar {
             Some(bar) => {
                 bar.set_message(line);
@@ -261,9 +325,22 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     if !args.file.is_file() {
         bail!("`{}` is not a file", args.file.display());
     }
-    let engine = prepared_engine(&args.cases, &args.run, Rubric::default_for(assignment.functions()))?;
-    let student = args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let sub = Submission { student, file: Some(args.file.clone()), warnings: vec![], problem: None };
+    let engine = prepared_engine(
+        &args.cases,
+        &args.run,
+        Rubric::default_for(assignment.functions()),
+    )?;
+    let student = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sub = Submission {
+        student,
+        file: Some(args.file.clone()),
+        warnings: vec![],
+        problem: None,
+    };
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;
     let full = s.full_marks();
@@ -294,7 +371,8 @@ pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {
 fn load_board(args: &RefArgs) -> anyhow::Result<Board> {
     match (&args.board, &args.board_json) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read board file `{}`", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read board file `{}`", path.display()))?;
             serde_json::from_str(&text).with_context(|| format!("board file `{}`", path.display()))
         }
         (None, Some(json)) => serde_json::from_str(json).context("`--board-json`"),
@@ -310,23 +388,33 @@ pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
         _ => 1,
     };
     if args.steps.len() != want {
-        bail!("`{:?}` takes {want} step size(s), {} given", args.question, args.steps.len());
+        bail!(
+            "`{:?}` takes {want} step size(s), {} given",
+            args.question,
+            args.steps.len()
+        );
     }
     if args.steps.contains(&0) {
         bail!("step sizes are positive integers");
     }
     let reading: Reading = args.reading.into();
     let text = match args.question {
-        Question::Willfinish => (if a48::willfinish(&board, args.steps[0]) { "True" } else { "False" }).to_owned(),
+        Question::Willfinish => (if a48::willfinish(&board, args.steps[0]) {
+            "True"
+        } else {
+            "False"
+        })
+        .to_owned(),
         Question::FinishTime => match a48::finish_time(&board, args.steps[0]) {
             Some(t) => format!("{t}"),
             None => "never".to_owned(),
         },
         Question::Whowins => {
-            let answers: Vec<String> = a48::accepted_winners(&board, args.steps[0], args.steps[1], reading)
-                .into_iter()
-                .map(|p| u8::from(p).to_string())
-                .collect();
+            let answers: Vec<String> =
+                a48::accepted_winners(&board, args.steps[0], args.steps[1], reading)
+                    .into_iter()
+                    .map(|p| u8::from(p).to_string())
+                    .collect();
             answers.join(" or ")
         }
         Question::Dualboard => serde_json::to_string(&a48::dualboard(&board))?,
@@ -363,10 +451,13 @@ pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
         return Ok(SUCCESS);
     }
     if args.rubric.exists() && !args.force {
-        bail!("`{}` already exists; pass `--force` to overwrite it", args.rubric.display());
+        bail!(
+            "`{}` already exists; pass `--force` to overwrite it",
+            args.rubric.display()
+        );
     }
-    std::fs::write(&args.rubric, DEFAULT_RUBRIC_TOML).with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
+    std::fs::write(&args.rubric, DEFAULT_RUBRIC_TOML)
+        .with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
     eprintln!("wrote the default rubric to `{}`", args.rubric.display());
     Ok(SUCCESS)
 }
-

@@ -41,14 +41,24 @@ fn hidden(name: &str) -> bool {
     name.starts_with('.') || name == "__pycache__" || name == "__MACOSX"
 }
 
-pub(crate) fn discover(root: &Path, wanted: &str, functions: &[&str]) -> Result<Vec<Submission>, DiscoverError> {
+pub(crate) fn discover(
+    root: &Path,
+    wanted: &str,
+    functions: &[&str],
+) -> Result<Vec<Submission>, DiscoverError> {
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
     }
-    let entries = std::fs::read_dir(root).map_err(|source| DiscoverError::Read { path: root.to_owned(), source })?;
+    let entries = std::fs::read_dir(root).map_err(|source| DiscoverError::Read {
+        path: root.to_owned(),
+        source,
+    })?;
     let mut out = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|source| DiscoverError::Read { path: root.to_owned(), source })?;
+        let entry = entry.map_err(|source| DiscoverError::Read {
+            path: root.to_owned(),
+            source,
+        })?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
         if hidden(&name) {
@@ -58,7 +68,12 @@ pub(crate) fn discover(root: &Path, wanted: &str, functions: &[&str]) -> Result<
             out.push(in_folder(&name, &path, wanted, functions));
         } else if name.ends_with(".py") {
             let student = name.trim_end_matches(".py").to_owned();
-            out.push(Submission { student, file: Some(path), warnings: vec![], problem: None });
+            out.push(Submission {
+                student,
+                file: Some(path),
+                warnings: vec![],
+                problem: None,
+            });
         }
     }
     if out.is_empty() {
@@ -79,19 +94,38 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, functions: &[&str]) -> Sub
         .map(|e| e.into_path())
         .collect();
     let rel = |p: &Path| p.strip_prefix(dir).unwrap_or(p).display().to_string();
-    let name_of = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut sub = Submission { student: student.to_owned(), file: None, warnings: vec![], problem: None };
+    let name_of = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut sub = Submission {
+        student: student.to_owned(),
+        file: None,
+        warnings: vec![],
+        problem: None,
+    };
 
     let exact: Vec<&PathBuf> = files.iter().filter(|p| name_of(p) == wanted).collect();
     if let Some(first) = exact.first() {
         sub.file = Some((*first).clone());
         if exact.len() > 1 {
-            sub.warnings.push(format!("{} files named `{wanted}`; graded `{}`", exact.len(), rel(first)));
+            sub.warnings.push(format!(
+                "{} files named `{wanted}`; graded `{}`",
+                exact.len(),
+                rel(first)
+            ));
         }
         return sub;
     }
-    if let Some(near) = files.iter().find(|p| name_of(p).eq_ignore_ascii_case(wanted)) {
-        sub.warnings.push(format!("graded `{}`: the file should be named `{wanted}`", rel(near)));
+    if let Some(near) = files
+        .iter()
+        .find(|p| name_of(p).eq_ignore_ascii_case(wanted))
+    {
+        sub.warnings.push(format!(
+            "graded `{}`: the file should be named `{wanted}`",
+            rel(near)
+        ));
         sub.file = Some(near.clone());
         return sub;
     }
@@ -105,11 +139,20 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, functions: &[&str]) -> Sub
         .collect();
     match defining.as_slice() {
         [one] => {
-            sub.warnings.push(format!("graded `{}`, which defines the functions: the file should be named `{wanted}`", rel(one)));
+            sub.warnings.push(format!(
+                "graded `{}`, which defines the functions: the file should be named `{wanted}`",
+                rel(one)
+            ));
             sub.file = Some((*one).clone());
         }
-        [] if files.is_empty() => sub.problem = Some(format!("no `{wanted}` and no Python file in the folder")),
-        [] => sub.problem = Some(format!("no `{wanted}`, and no Python file in the folder defines the functions")),
+        [] if files.is_empty() => {
+            sub.problem = Some(format!("no `{wanted}` and no Python file in the folder"))
+        }
+        [] => {
+            sub.problem = Some(format!(
+                "no `{wanted}`, and no Python file in the folder defines the functions"
+            ))
+        }
         many => {
             sub.problem = Some(format!(
                 "no `{wanted}`, and {} Python files define the functions; rename the one to grade",
@@ -143,7 +186,13 @@ mod tests {
         let subs = discover(r, "salbLLfunctions.py", &["willfinish"]).unwrap();
         let names: Vec<&str> = subs.iter().map(|s| s.student.as_str()).collect();
         assert_eq!(names, ["ann", "bob", "cat", "dan", "eve", "fay"]);
-        assert!(subs[1].file.as_ref().unwrap().ends_with("a1/salbLLfunctions.py"));
+        assert!(
+            subs[1]
+                .file
+                .as_ref()
+                .unwrap()
+                .ends_with("a1/salbLLfunctions.py")
+        );
         assert!(subs[2].warnings[0].contains("should be named"));
         assert!(subs[3].warnings[0].contains("defines the functions"));
         assert!(subs[4].problem.is_some());
@@ -153,7 +202,13 @@ mod tests {
     #[test]
     fn empty_and_missing_folders_are_errors() {
         let t = tempfile::tempdir().unwrap();
-        assert!(matches!(discover(t.path(), "x.py", &[]), Err(DiscoverError::Empty(_))));
-        assert!(matches!(discover(&t.path().join("nope"), "x.py", &[]), Err(DiscoverError::NotAFolder(_))));
+        assert!(matches!(
+            discover(t.path(), "x.py", &[]),
+            Err(DiscoverError::Empty(_))
+        ));
+        assert!(matches!(
+            discover(&t.path().join("nope"), "x.py", &[]),
+            Err(DiscoverError::NotAFolder(_))
+        ));
     }
 }

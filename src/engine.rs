@@ -50,28 +50,47 @@ pub(crate) struct Engine {
 
 /// Finds the real interpreter behind `python3` (or `explicit`), once.
 pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> {
-    let program = explicit.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("python3"));
+    let program = explicit
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("python3"));
     let out = Command::new(&program)
         .args(["-I", "-S", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])"])
         .output()
         .with_context(|| format!("cannot run `{}`: install Python 3 or pass `--python PATH`", program.display()))?;
     if !out.status.success() {
-        bail!("`{}` failed to report its version: {}", program.display(), String::from_utf8_lossy(&out.stderr).trim());
+        bail!(
+            "`{}` failed to report its version: {}",
+            program.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next()) else {
-        bail!("`{}` did not report its executable and version", program.display());
+    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next())
+    else {
+        bail!(
+            "`{}` did not report its executable and version",
+            program.display()
+        );
     };
     if !version.starts_with('3') {
-        bail!("`{}` is Python {version}; salgrade needs Python 3", program.display());
+        bail!(
+            "`{}` is Python {version}; salgrade needs Python 3",
+            program.display()
+        );
     }
-    Ok(Python { executable: PathBuf::from(exe), prefix: PathBuf::from(prefix), version: version.to_owned() })
+    Ok(Python {
+        executable: PathBuf::from(exe),
+        prefix: PathBuf::from(prefix),
+        version: version.to_owned(),
+    })
 }
 
 /// The backend to use: the requested one, or bubblewrap where it works and
 /// rlimit otherwise (with a note to say so once).
-pub(crate) fn choose_sandbox(requested: Option<SandboxKind>) -> anyhow::Result<(SandboxKind, Option<String>)> {
+pub(crate) fn choose_sandbox(
+    requested: Option<SandboxKind>,
+) -> anyhow::Result<(SandboxKind, Option<String>)> {
     match requested {
         Some(SandboxKind::Bwrap) if !sandbox::bwrap_works() => bail!(
             "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox rlimit`"
@@ -87,11 +106,17 @@ pub(crate) fn choose_sandbox(requested: Option<SandboxKind>) -> anyhow::Result<(
 
 /// Reads and checks a case file.
 pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow::Result<CaseFile> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read case file `{}`", path.display()))?;
-    let file: CaseFile =
-        serde_json::from_str(&text).with_context(|| format!("case file `{}` is not a valid case file", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read case file `{}`", path.display()))?;
+    let file: CaseFile = serde_json::from_str(&text)
+        .with_context(|| format!("case file `{}` is not a valid case file", path.display()))?;
     if file.assignment != assignment.id() {
-        bail!("case file `{}` is for assignment `{}`, not `{}`", path.display(), file.assignment, assignment.id());
+        bail!(
+            "case file `{}` is for assignment `{}`, not `{}`",
+            path.display(),
+            file.assignment,
+            assignment.id()
+        );
     }
     if file.cases.is_empty() {
         bail!("case file `{}` has no cases", path.display());
@@ -102,7 +127,10 @@ pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow
     Ok(file)
 }
 
-pub(crate) fn load_cases(assignment: &dyn Assignment, source: &CaseSource) -> anyhow::Result<CaseFile> {
+pub(crate) fn load_cases(
+    assignment: &dyn Assignment,
+    source: &CaseSource,
+) -> anyhow::Result<CaseFile> {
     match source {
         CaseSource::Seed(settings) => Ok(assignment.generate(*settings)),
         CaseSource::File(path) => load_case_file(assignment, path),
@@ -124,14 +152,25 @@ impl Engine {
         )
         .context("cannot run the model solution")?;
         let results = grading::judge_all(self.assignment, cases, &run.outcomes);
-        if let Some((case, r)) = cases.iter().zip(&results).find(|(_, r)| !r.verdict.passed()) {
+        if let Some((case, r)) = cases
+            .iter()
+            .zip(&results)
+            .find(|(_, r)| !r.verdict.passed())
+        {
             bail!(
                 "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
                 case.id,
                 r.verdict.kind.as_str(),
                 r.verdict.detail.clone().unwrap_or_default(),
-                r.verdict.got.as_ref().map(|g| format!(", got {g}")).unwrap_or_default(),
-                Some(run.stderr.excerpt()).filter(|e| !e.trim().is_empty()).map(|e| format!("; its stderr: {}", e.trim())).unwrap_or_default()
+                r.verdict
+                    .got
+                    .as_ref()
+                    .map(|g| format!(", got {g}"))
+                    .unwrap_or_default(),
+                Some(run.stderr.excerpt())
+                    .filter(|e| !e.trim().is_empty())
+                    .map(|e| format!("; its stderr: {}", e.trim()))
+                    .unwrap_or_default()
             );
         }
         self.deadlines = run
@@ -150,24 +189,45 @@ impl Engine {
 
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
-    pub(crate) fn grade(&self, sub: &Submission, root: &Path, slot: usize) -> anyhow::Result<StudentReport> {
+    pub(crate) fn grade(
+        &self,
+        sub: &Submission,
+        root: &Path,
+        slot: usize,
+    ) -> anyhow::Result<StudentReport> {
         let cases = &self.case_file.cases;
-        let rel = sub.file.as_ref().map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string());
+        let rel = sub
+            .file
+            .as_ref()
+            .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string());
         let mut warnings = sub.warnings.clone();
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let results = match (&sub.file, &sub.problem) {
             (Some(file), None) => {
-                let source = std::fs::read(file).with_context(|| format!("cannot read `{}`", file.display()))?;
-                let run = runner::run_submission(&self.runner, self.assignment, &source, cases, &self.deadlines, slot)
-                    .with_context(|| format!("cannot grade `{}`", file.display()))?;
+                let source = std::fs::read(file)
+                    .with_context(|| format!("cannot read `{}`", file.display()))?;
+                let run = runner::run_submission(
+                    &self.runner,
+                    self.assignment,
+                    &source,
+                    cases,
+                    &self.deadlines,
+                    slot,
+                )
+                .with_context(|| format!("cannot grade `{}`", file.display()))?;
                 stdout = run.stdout.excerpt();
                 stderr = run.stderr.excerpt();
                 grading::judge_all(self.assignment, cases, &run.outcomes)
             }
             (_, problem) => {
-                let why = problem.clone().unwrap_or_else(|| "no file to grade".to_owned());
+                let why = problem
+                    .clone()
+                    .unwrap_or_else(|| "no file to grade".to_owned());
                 warnings.push(why.clone());
-                let verdict = Verdict::detail(VerdictKind::ImportFailed, format!("nothing was graded: {why}"));
+                let verdict = Verdict::detail(
+                    VerdictKind::ImportFailed,
+                    format!("nothing was graded: {why}"),
+                );
                 cases
                     .iter()
                     .map(|c| grading::CaseResult {
@@ -182,7 +242,8 @@ impl Engine {
         };
         let violations = Vec::new();
         let offending = 0;
-        let (functions, score, max_score) = grading::score(self.assignment, &self.rubric, cases, &results, offending);
+        let (functions, score, max_score) =
+            grading::score(self.assignment, &self.rubric, cases, &results, offending);
         Ok(StudentReport {
             student: sub.student.clone(),
             file: rel,

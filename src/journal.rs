@@ -43,16 +43,26 @@ pub(crate) fn fingerprint(parts: &[&[u8]]) -> String {
 impl Journal {
     /// Opens the journal in `dir`. Without `resume` an existing journal is
     /// replaced; with it, its students are returned and kept.
-    pub(crate) fn open(dir: &Path, fingerprint: &str, resume: bool) -> anyhow::Result<(Journal, BTreeMap<String, StudentReport>)> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create output folder `{}`", dir.display()))?;
+    pub(crate) fn open(
+        dir: &Path,
+        fingerprint: &str,
+        resume: bool,
+    ) -> anyhow::Result<(Journal, BTreeMap<String, StudentReport>)> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output folder `{}`", dir.display()))?;
         let path = dir.join("journal.jsonl");
         let mut done = BTreeMap::new();
         if resume && path.exists() {
-            let f = File::open(&path).with_context(|| format!("cannot read journal `{}`", path.display()))?;
+            let f = File::open(&path)
+                .with_context(|| format!("cannot read journal `{}`", path.display()))?;
             let mut lines = BufReader::new(f).lines();
             let header: Header = match lines.next() {
-                Some(Ok(l)) => serde_json::from_str(&l).with_context(|| format!("journal `{}` has no valid header", path.display()))?,
-                _ => Header { salgrade_journal: 1, fingerprint: fingerprint.to_owned() },
+                Some(Ok(l)) => serde_json::from_str(&l)
+                    .with_context(|| format!("journal `{}` has no valid header", path.display()))?,
+                _ => Header {
+                    salgrade_journal: 1,
+                    fingerprint: fingerprint.to_owned(),
+                },
             };
             if header.fingerprint != fingerprint {
                 bail!(
@@ -80,21 +90,36 @@ impl Journal {
     fn create(path: &Path, fingerprint: &str) -> anyhow::Result<Journal> {
         let tmp = path.with_extension("jsonl.tmp");
         {
-            let mut f = File::create(&tmp).with_context(|| format!("cannot write journal `{}`", tmp.display()))?;
-            let header = Header { salgrade_journal: 1, fingerprint: fingerprint.to_owned() };
+            let mut f = File::create(&tmp)
+                .with_context(|| format!("cannot write journal `{}`", tmp.display()))?;
+            let header = Header {
+                salgrade_journal: 1,
+                fingerprint: fingerprint.to_owned(),
+            };
             writeln!(f, "{}", serde_json::to_string(&header)?)?;
             f.sync_all()?;
         }
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write journal `{}`", path.display()))?;
-        let file = OpenOptions::new().append(true).open(path).with_context(|| format!("cannot open journal `{}`", path.display()))?;
-        Ok(Journal { file, path: path.to_owned() })
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("cannot write journal `{}`", path.display()))?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open journal `{}`", path.display()))?;
+        Ok(Journal {
+            file,
+            path: path.to_owned(),
+        })
     }
 
     pub(crate) fn append(&mut self, s: &StudentReport) -> anyhow::Result<()> {
         let mut line = serde_json::to_vec(s)?;
         line.push(b'\n');
-        self.file.write_all(&line).with_context(|| format!("cannot append to journal `{}`", self.path.display()))?;
-        self.file.sync_data().with_context(|| format!("cannot sync journal `{}`", self.path.display()))?;
+        self.file
+            .write_all(&line)
+            .with_context(|| format!("cannot append to journal `{}`", self.path.display()))?;
+        self.file
+            .sync_data()
+            .with_context(|| format!("cannot sync journal `{}`", self.path.display()))?;
         Ok(())
     }
 }

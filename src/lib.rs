@@ -50,5 +50,8 @@ pub fn run() -> ExitCode {
 
 /// The error and its causes on one line.
 fn one_line(e: &anyhow::Error) -> String {
-    e.chain().map(|c| c.to_string().replace('\n', " ")).collect::<Vec<_>>().join(": ")
+    e.chain()
+        .map(|c| c.to_string().replace('\n', " "))
+        .collect::<Vec<_>>()
+        .join(": ")
 }

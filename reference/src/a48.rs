@@ -100,7 +100,10 @@ pub struct Game<'b> {
 
 impl<'b> Game<'b> {
     pub fn new(board: &'b Board) -> Game<'b> {
-        Game { board, index: SourceIndex::new(board) }
+        Game {
+            board,
+            index: SourceIndex::new(board),
+        }
     }
 
     /// Where a move of `step` from `from` ends, following at most one snadder.
@@ -172,7 +175,11 @@ pub fn winner(t1: Option<u64>, t2: Option<u64>, reading: Reading) -> Player {
 pub fn accepted_winners(board: &Board, step1: u64, step2: u64, reading: Reading) -> Vec<Player> {
     let game = Game::new(board);
     let (t1, t2) = (game.finish_time(step1), game.finish_time(step2));
-    let mut out: Vec<Player> = reading.concrete().iter().map(|&r| winner(t1, t2, r)).collect();
+    let mut out: Vec<Player> = reading
+        .concrete()
+        .iter()
+        .map(|&r| winner(t1, t2, r))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
@@ -205,7 +212,11 @@ pub enum WalkEnd {
     Finished { at_move: u64 },
     /// Move `at_move` ended on a square first reached by move `first_seen`:
     /// from then on the player repeats the same squares forever.
-    Loops { at_move: u64, first_seen: u64, square: Square },
+    Loops {
+        at_move: u64,
+        first_seen: u64,
+        square: Square,
+    },
     /// The trace was cut at `max_moves` before either happened.
     Truncated,
 }
@@ -222,12 +233,25 @@ pub fn walk(board: &Board, step: u64, max_moves: u64) -> (Vec<Move>, WalkEnd) {
         let landed = land(n, at, step);
         let wrapped = u64::from(at) + step > u64::from(n);
         let to = game.step(at, step);
-        moves.push(Move { number, from: at, landed, wrapped, to });
+        moves.push(Move {
+            number,
+            from: at,
+            landed,
+            wrapped,
+            to,
+        });
         if to == n {
             return (moves, WalkEnd::Finished { at_move: number });
         }
         if let Some(&first_seen) = seen.get(&to) {
-            return (moves, WalkEnd::Loops { at_move: number, first_seen, square: to });
+            return (
+                moves,
+                WalkEnd::Loops {
+                    at_move: number,
+                    first_seen,
+                    square: to,
+                },
+            );
         }
         seen.insert(to, number);
         at = to;
@@ -249,8 +273,11 @@ mod tests {
     /// position, and stops on the last square or the first repeat.
     fn brute_finish_time(b: &Board, step: u64) -> Option<u64> {
         let n = b.squares();
-        let links: HashMap<Square, Square> =
-            b.snadders().iter().map(|s| (s.source, s.destination)).collect();
+        let links: HashMap<Square, Square> = b
+            .snadders()
+            .iter()
+            .map(|s| (s.source, s.destination))
+            .collect();
         let mut at = n;
         let mut seen = HashSet::new();
         for t in 1.. {
@@ -357,8 +384,14 @@ mod tests {
         assert_eq!(finish_time(&b, 4), Some(1));
         assert_eq!(whowins(&b, 2, 4, Reading::Counts), Player::Two);
         assert_eq!(whowins(&b, 2, 4, Reading::Separate), Player::One);
-        assert_eq!(accepted_winners(&b, 2, 4, Reading::Either), vec![Player::One, Player::Two]);
-        assert_eq!(accepted_winners(&b, 2, 4, Reading::Counts), vec![Player::Two]);
+        assert_eq!(
+            accepted_winners(&b, 2, 4, Reading::Either),
+            vec![Player::One, Player::Two]
+        );
+        assert_eq!(
+            accepted_winners(&b, 2, 4, Reading::Counts),
+            vec![Player::Two]
+        );
     }
 
     #[test]
@@ -367,7 +400,14 @@ mod tests {
         let (moves, end) = walk(&b, 1, 100);
         assert_eq!(moves[0].to, 1);
         assert!(moves[0].wrapped);
-        assert_eq!(end, WalkEnd::Loops { at_move: 5, first_seen: 1, square: 1 });
+        assert_eq!(
+            end,
+            WalkEnd::Loops {
+                at_move: 5,
+                first_seen: 1,
+                square: 1
+            }
+        );
         let (_, end) = walk(&board(6, &[]), 2, 100);
         assert_eq!(end, WalkEnd::Finished { at_move: 3 });
     }

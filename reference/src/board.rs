@@ -48,9 +48,18 @@ pub enum BoardProblem {
     /// The board is larger than this tool supports.
     TooManySquares { squares: u64 },
     /// A snadder names a square outside `1..=n`.
-    OutOfRange { source: u64, destination: u64, square: u64, squares: u64 },
+    OutOfRange {
+        source: u64,
+        destination: u64,
+        square: u64,
+        squares: u64,
+    },
     /// A snadder starts or ends on the last square.
-    TouchesLastSquare { source: u64, destination: u64, last: u64 },
+    TouchesLastSquare {
+        source: u64,
+        destination: u64,
+        last: u64,
+    },
     /// A snadder links a square to itself.
     SelfLoop { square: u64 },
     /// A square is the source of more than one snadder.
@@ -64,13 +73,26 @@ impl fmt::Display for BoardProblem {
         match *self {
             BoardProblem::NoSquares => write!(f, "a board needs at least 1 square"),
             BoardProblem::TooManySquares { squares } => {
-                write!(f, "{squares} squares is more than the {} supported", Square::MAX)
+                write!(
+                    f,
+                    "{squares} squares is more than the {} supported",
+                    Square::MAX
+                )
             }
-            BoardProblem::OutOfRange { source, destination, square, squares } => write!(
+            BoardProblem::OutOfRange {
+                source,
+                destination,
+                square,
+                squares,
+            } => write!(
                 f,
                 "snadder {source} -> {destination} names square {square}, outside 1..={squares}"
             ),
-            BoardProblem::TouchesLastSquare { source, destination, last } => write!(
+            BoardProblem::TouchesLastSquare {
+                source,
+                destination,
+                last,
+            } => write!(
                 f,
                 "snadder {source} -> {destination} touches the last square {last}, which may not be a source or destination"
             ),
@@ -81,7 +103,10 @@ impl fmt::Display for BoardProblem {
                 write!(f, "square {square} is the source of more than one snadder")
             }
             BoardProblem::DuplicateDestination { square } => {
-                write!(f, "square {square} is the destination of more than one snadder")
+                write!(
+                    f,
+                    "square {square} is the destination of more than one snadder"
+                )
             }
         }
     }
@@ -95,7 +120,11 @@ pub struct InvalidBoard {
 }
 
 fn join_problems(problems: &[BoardProblem]) -> String {
-    problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 impl Board {
@@ -114,13 +143,22 @@ impl Board {
             let mut in_range = true;
             for square in [source, destination] {
                 if square == 0 || square > squares {
-                    problems.push(BoardProblem::OutOfRange { source, destination, square, squares });
+                    problems.push(BoardProblem::OutOfRange {
+                        source,
+                        destination,
+                        square,
+                        squares,
+                    });
                     in_range = false;
                     break;
                 }
             }
             if in_range && (source == squares || destination == squares) {
-                problems.push(BoardProblem::TouchesLastSquare { source, destination, last: squares });
+                problems.push(BoardProblem::TouchesLastSquare {
+                    source,
+                    destination,
+                    last: squares,
+                });
             }
             if source == destination {
                 problems.push(BoardProblem::SelfLoop { square: source });
@@ -144,15 +182,24 @@ impl Board {
         // Validation above guarantees every value fits in a `Square`.
         let mut snadders: Vec<Snadder> = snadders
             .iter()
-            .map(|&(s, d)| Snadder { source: s as Square, destination: d as Square })
+            .map(|&(s, d)| Snadder {
+                source: s as Square,
+                destination: d as Square,
+            })
             .collect();
         snadders.sort_unstable();
-        Ok(Board { squares: squares as Square, snadders })
+        Ok(Board {
+            squares: squares as Square,
+            snadders,
+        })
     }
 
     /// A board with no snadders.
     pub fn empty(squares: Square) -> Board {
-        Board { squares: squares.max(1), snadders: Vec::new() }
+        Board {
+            squares: squares.max(1),
+            snadders: Vec::new(),
+        }
     }
 
     /// The number of squares, `n`.
@@ -181,10 +228,16 @@ impl Board {
         let mut snadders: Vec<Snadder> = self
             .snadders
             .iter()
-            .map(|s| Snadder { source: s.destination, destination: s.source })
+            .map(|s| Snadder {
+                source: s.destination,
+                destination: s.source,
+            })
             .collect();
         snadders.sort_unstable();
-        Board { squares: self.squares, snadders }
+        Board {
+            squares: self.squares,
+            snadders,
+        }
     }
 
     /// The most snadders a board of `squares` squares can hold: each uses two
@@ -218,7 +271,12 @@ impl From<Board> for RawBoard {
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} squares", self.squares)?;
+        write!(
+            f,
+            "{} square{}",
+            self.squares,
+            if self.squares == 1 { "" } else { "s" }
+        )?;
         if self.snadders.is_empty() {
             return write!(f, ", no snadders");
         }
@@ -283,23 +341,41 @@ mod tests {
     #[test]
     fn valid_board_is_sorted_by_source() {
         let b = Board::new(16, &[(10, 7), (2, 11)]).unwrap();
-        assert_eq!(b.snadders()[0], Snadder { source: 2, destination: 11 });
+        assert_eq!(
+            b.snadders()[0],
+            Snadder {
+                source: 2,
+                destination: 11
+            }
+        );
         assert_eq!(b.destination_of(10), Some(7));
         assert_eq!(b.destination_of(3), None);
     }
 
     #[test]
     fn every_problem_is_reported() {
-        let err = Board::new(10, &[(0, 3), (10, 2), (4, 4), (5, 6), (5, 7), (8, 6), (11, 1)])
-            .unwrap_err();
+        let err = Board::new(
+            10,
+            &[(0, 3), (10, 2), (4, 4), (5, 6), (5, 7), (8, 6), (11, 1)],
+        )
+        .unwrap_err();
         let text = err.to_string();
         assert!(text.contains("names square 0"), "{text}");
         assert!(text.contains("touches the last square 10"), "{text}");
         assert!(text.contains("4 -> 4"), "{text}");
-        assert!(text.contains("square 5 is the source of more than one"), "{text}");
-        assert!(text.contains("square 6 is the destination of more than one"), "{text}");
+        assert!(
+            text.contains("square 5 is the source of more than one"),
+            "{text}"
+        );
+        assert!(
+            text.contains("square 6 is the destination of more than one"),
+            "{text}"
+        );
         assert!(text.contains("names square 11"), "{text}");
-        assert_eq!(Board::new(0, &[]).unwrap_err().problems, vec![BoardProblem::NoSquares]);
+        assert_eq!(
+            Board::new(0, &[]).unwrap_err().problems,
+            vec![BoardProblem::NoSquares]
+        );
     }
 
     #[test]
@@ -309,16 +385,25 @@ mod tests {
 
     #[test]
     fn json_round_trip_and_rejection() {
-        let b: Board = serde_json::from_str(r#"{"squares": 16, "snadders": [[2, 11], [10, 7]]}"#).unwrap();
-        assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"squares":16,"snadders":[[2,11],[10,7]]}"#);
-        let err = serde_json::from_str::<Board>(r#"{"squares": 4, "snadders": [[4, 1]]}"#).unwrap_err();
+        let b: Board =
+            serde_json::from_str(r#"{"squares": 16, "snadders": [[2, 11], [10, 7]]}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&b).unwrap(),
+            r#"{"squares":16,"snadders":[[2,11],[10,7]]}"#
+        );
+        let err =
+            serde_json::from_str::<Board>(r#"{"squares": 4, "snadders": [[4, 1]]}"#).unwrap_err();
         assert!(err.to_string().contains("last square 4"), "{err}");
         assert!(serde_json::from_str::<Board>(r#"{"squares": 4, "ladders": []}"#).is_err());
     }
 
     #[test]
     fn source_index_agrees_with_binary_search() {
-        let b = Board::new(200, &[(1, 100), (63, 64), (64, 65), (127, 2), (128, 3), (199, 5)]).unwrap();
+        let b = Board::new(
+            200,
+            &[(1, 100), (63, 64), (64, 65), (127, 2), (128, 3), (199, 5)],
+        )
+        .unwrap();
         let idx = SourceIndex::new(&b);
         for sq in 1..=200 {
             assert_eq!(idx.destination(sq), b.destination_of(sq), "square {sq}");

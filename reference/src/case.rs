@@ -66,8 +66,12 @@ pub enum A48Function {
 }
 
 impl A48Function {
-    pub const ALL: [A48Function; 4] =
-        [A48Function::Salb2salbLL, A48Function::Willfinish, A48Function::Whowins, A48Function::Dualboard];
+    pub const ALL: [A48Function; 4] = [
+        A48Function::Salb2salbLL,
+        A48Function::Willfinish,
+        A48Function::Whowins,
+        A48Function::Dualboard,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -114,7 +118,11 @@ pub enum A48Expected {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadInput {
     #[error("`{function}` takes {expected} step size(s), the case gives {given}")]
-    Arity { function: &'static str, expected: usize, given: usize },
+    Arity {
+        function: &'static str,
+        expected: usize,
+        given: usize,
+    },
     #[error("step sizes are positive integers, the case gives 0")]
     ZeroStep,
 }
@@ -146,9 +154,9 @@ pub fn a48_expected(
     Ok(match function {
         A48Function::Salb2salbLL => A48Expected::Board(b.clone()),
         A48Function::Dualboard => A48Expected::Board(a48::dualboard(b)),
-        A48Function::Willfinish => {
-            A48Expected::OneOf(vec![serde_json::Value::Bool(a48::willfinish(b, input.args[0]))])
-        }
+        A48Function::Willfinish => A48Expected::OneOf(vec![serde_json::Value::Bool(
+            a48::willfinish(b, input.args[0]),
+        )]),
         A48Function::Whowins => A48Expected::OneOf(
             a48::accepted_winners(b, input.args[0], input.args[1], reading)
                 .into_iter()
@@ -182,8 +190,18 @@ mod tests {
 
     #[test]
     fn case_json_shape_is_stable() {
-        let input = A48Input { board: Board::new(4, &[(3, 1)]).unwrap(), args: vec![1] };
-        let case = a48_case("w/1".into(), "x".into(), A48Function::Willfinish, input, Reading::Either).unwrap();
+        let input = A48Input {
+            board: Board::new(4, &[(3, 1)]).unwrap(),
+            args: vec![1],
+        };
+        let case = a48_case(
+            "w/1".into(),
+            "x".into(),
+            A48Function::Willfinish,
+            input,
+            Reading::Either,
+        )
+        .unwrap();
         assert_eq!(
             serde_json::to_string(&case).unwrap(),
             r#"{"id":"w/1","function":"willfinish","label":"x","input":{"board":{"squares":4,"snadders":[[3,1]]},"args":[1]},"expected":{"one_of":[false]}}"#
@@ -192,9 +210,18 @@ mod tests {
 
     #[test]
     fn arity_and_zero_steps_are_rejected() {
-        let input = A48Input { board: Board::empty(4), args: vec![] };
+        let input = A48Input {
+            board: Board::empty(4),
+            args: vec![],
+        };
         assert!(a48_expected(A48Function::Willfinish, &input, Reading::Either).is_err());
-        let input = A48Input { board: Board::empty(4), args: vec![0, 1] };
-        assert_eq!(a48_expected(A48Function::Whowins, &input, Reading::Either), Err(BadInput::ZeroStep));
+        let input = A48Input {
+            board: Board::empty(4),
+            args: vec![0, 1],
+        };
+        assert_eq!(
+            a48_expected(A48Function::Whowins, &input, Reading::Either),
+            Err(BadInput::ZeroStep)
+        );
     }
 }

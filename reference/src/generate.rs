@@ -33,7 +33,11 @@ pub const DEFAULT_RANDOM_CASES: usize = 30;
 
 impl Default for GenOptions {
     fn default() -> GenOptions {
-        GenOptions { seed: PUBLIC_SEED, random_per_function: DEFAULT_RANDOM_CASES, reading: Reading::Either }
+        GenOptions {
+            seed: PUBLIC_SEED,
+            random_per_function: DEFAULT_RANDOM_CASES,
+            reading: Reading::Either,
+        }
     }
 }
 
@@ -59,19 +63,39 @@ fn catalogue(rng: &mut ChaCha8Rng) -> Vec<(&'static str, Board)> {
         ("three squares, snake 2->1", b(3, &[(2, 1)])),
         ("no snadders", b(10, &[])),
         ("snadder on square 1", b(10, &[(1, 5)])),
-        ("chain: a destination is another source", b(12, &[(3, 6), (6, 2), (8, 11)])),
+        (
+            "chain: a destination is another source",
+            b(12, &[(3, 6), (6, 2), (8, 11)]),
+        ),
         ("nobody finishes with step 1", b(6, &[(5, 1)])),
         ("every step size loops", b(5, &[(1, 2), (2, 3), (3, 1)])),
         ("four squares (the readings differ here)", b(4, &[])),
-        ("full board, 11 squares", b(11, &[(1, 7), (2, 9), (3, 4), (5, 10), (8, 6)])),
+        (
+            "full board, 11 squares",
+            b(11, &[(1, 7), (2, 9), (3, 4), (5, 10), (8, 6)]),
+        ),
         ("full board, 31 squares", full_board(rng, 31)),
         (
             "a classic 100-square board",
             b(
                 100,
                 &[
-                    (4, 14), (9, 31), (17, 7), (20, 38), (28, 84), (40, 59), (51, 67), (54, 34),
-                    (62, 19), (63, 81), (64, 60), (71, 91), (87, 24), (93, 73), (95, 75), (99, 78),
+                    (4, 14),
+                    (9, 31),
+                    (17, 7),
+                    (20, 38),
+                    (28, 84),
+                    (40, 59),
+                    (51, 67),
+                    (54, 34),
+                    (62, 19),
+                    (63, 81),
+                    (64, 60),
+                    (71, 91),
+                    (87, 24),
+                    (93, 73),
+                    (95, 75),
+                    (99, 78),
                 ],
             ),
         ),
@@ -81,7 +105,10 @@ fn catalogue(rng: &mut ChaCha8Rng) -> Vec<(&'static str, Board)> {
 /// Step sizes every edge board is tried with: 1, n-1, n, n+1, 2n+3.
 fn edge_steps(n: Square) -> Vec<u64> {
     let n = u64::from(n);
-    let mut steps: Vec<u64> = [1, n.saturating_sub(1), n, n + 1, 2 * n + 3].into_iter().filter(|&s| s >= 1).collect();
+    let mut steps: Vec<u64> = [1, n.saturating_sub(1), n, n + 1, 2 * n + 3]
+        .into_iter()
+        .filter(|&s| s >= 1)
+        .collect();
     steps.sort_unstable();
     steps.dedup();
     steps
@@ -123,7 +150,8 @@ fn random_board(rng: &mut ChaCha8Rng, n: Square, k: usize) -> Board {
         .filter(|(s, d)| s != d)
         .map(|(&s, &d)| (u64::from(s), u64::from(d)))
         .collect();
-    Board::new(u64::from(n), &pairs).expect("distinct sources and destinations below n make a valid board")
+    Board::new(u64::from(n), &pairs)
+        .expect("distinct sources and destinations below n make a valid board")
 }
 
 fn random_size(rng: &mut ChaCha8Rng, class: (Square, Square)) -> Square {
@@ -143,7 +171,11 @@ fn class_of(rng: &mut ChaCha8Rng, i: usize, count: usize) -> (Square, Square) {
     if i + 2 >= count && count >= 3 {
         return LARGE;
     }
-    if rng.random_range(0..10) < 6 { SMALL } else { MEDIUM }
+    if rng.random_range(0..10) < 6 {
+        SMALL
+    } else {
+        MEDIUM
+    }
 }
 
 fn random_board_of_class(rng: &mut ChaCha8Rng, class: (Square, Square)) -> Board {
@@ -158,11 +190,24 @@ struct Builder {
 }
 
 impl Builder {
-    fn push(&mut self, function: A48Function, kind: char, label: String, board: Board, args: Vec<u64>) {
-        let number = self.cases.iter().filter(|c| c.function == function.name() && c.id.contains(&format!("/{kind}"))).count() + 1;
+    fn push(
+        &mut self,
+        function: A48Function,
+        kind: char,
+        label: String,
+        board: Board,
+        args: Vec<u64>,
+    ) {
+        let number = self
+            .cases
+            .iter()
+            .filter(|c| c.function == function.name() && c.id.contains(&format!("/{kind}")))
+            .count()
+            + 1;
         let id = format!("{}/{kind}{number:03}", function.name());
         let input = A48Input { board, args };
-        let case = a48_case(id, label, function, input, self.reading).expect("generated inputs are well-formed");
+        let case = a48_case(id, label, function, input, self.reading)
+            .expect("generated inputs are well-formed");
         self.cases.push(case);
     }
 }
@@ -170,7 +215,10 @@ impl Builder {
 /// Generates the full case set for A48.
 pub fn generate(opts: GenOptions) -> CaseFile {
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-    let mut out = Builder { reading: opts.reading, cases: Vec::new() };
+    let mut out = Builder {
+        reading: opts.reading,
+        cases: Vec::new(),
+    };
     let boards = catalogue(&mut rng);
 
     for f in [A48Function::Salb2salbLL, A48Function::Dualboard] {
@@ -180,12 +228,24 @@ pub fn generate(opts: GenOptions) -> CaseFile {
     }
     for (label, board) in &boards {
         for s in edge_steps(board.squares()) {
-            out.push(A48Function::Willfinish, 'e', format!("edge: {label}, step {s}"), board.clone(), vec![s]);
+            out.push(
+                A48Function::Willfinish,
+                'e',
+                format!("edge: {label}, step {s}"),
+                board.clone(),
+                vec![s],
+            );
         }
     }
     for (label, board) in &boards {
         for (s1, s2) in whowins_edge_pairs(board) {
-            out.push(A48Function::Whowins, 'e', format!("edge: {label}, steps {s1} and {s2}"), board.clone(), vec![s1, s2]);
+            out.push(
+                A48Function::Whowins,
+                'e',
+                format!("edge: {label}, steps {s1} and {s2}"),
+                board.clone(),
+                vec![s1, s2],
+            );
         }
     }
 
@@ -205,7 +265,9 @@ pub fn generate(opts: GenOptions) -> CaseFile {
     for i in 0..count {
         let class = class_of(&mut rng, i, count);
         let want_finish = i % 2 == 0;
-        let (board, s) = steer(&mut rng, class, 1, |b, steps| a48::willfinish(b, steps[0]) == want_finish);
+        let (board, s) = steer(&mut rng, class, 1, |b, steps| {
+            a48::willfinish(b, steps[0]) == want_finish
+        });
         let label = format!("random, {} squares, step {}", board.squares(), s[0]);
         out.push(A48Function::Willfinish, 'r', label, board, s);
     }
@@ -223,11 +285,21 @@ pub fn generate(opts: GenOptions) -> CaseFile {
                 _ => t1.is_none() && t2.is_none(),
             }
         });
-        let label = format!("random, {} squares, steps {} and {}", board.squares(), s[0], s[1]);
+        let label = format!(
+            "random, {} squares, steps {} and {}",
+            board.squares(),
+            s[0],
+            s[1]
+        );
         out.push(A48Function::Whowins, 'r', label, board, s);
     }
 
-    CaseFile { assignment: "a48".to_owned(), seed: Some(opts.seed), reading: opts.reading, cases: out.cases }
+    CaseFile {
+        assignment: "a48".to_owned(),
+        seed: Some(opts.seed),
+        reading: opts.reading,
+        cases: out.cases,
+    }
 }
 
 /// Draws boards and step sizes until `wanted` holds (or tries run out, in
@@ -241,7 +313,9 @@ fn steer(
     let mut last = None;
     for _ in 0..STEER_TRIES {
         let board = random_board_of_class(rng, class);
-        let steps: Vec<u64> = (0..arity).map(|_| random_step(rng, board.squares())).collect();
+        let steps: Vec<u64> = (0..arity)
+            .map(|_| random_step(rng, board.squares()))
+            .collect();
         if wanted(&board, &steps) {
             return (board, steps);
         }
@@ -283,10 +357,22 @@ mod tests {
 
     #[test]
     fn same_seed_same_cases() {
-        let a = generate(GenOptions { seed: 7, random_per_function: 5, reading: Reading::Either });
-        let b = generate(GenOptions { seed: 7, random_per_function: 5, reading: Reading::Either });
+        let a = generate(GenOptions {
+            seed: 7,
+            random_per_function: 5,
+            reading: Reading::Either,
+        });
+        let b = generate(GenOptions {
+            seed: 7,
+            random_per_function: 5,
+            reading: Reading::Either,
+        });
         assert_eq!(a, b);
-        let c = generate(GenOptions { seed: 8, random_per_function: 5, reading: Reading::Either });
+        let c = generate(GenOptions {
+            seed: 8,
+            random_per_function: 5,
+            reading: Reading::Either,
+        });
         assert_ne!(a, c);
     }
 
@@ -299,27 +385,50 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), total);
         for func in A48Function::ALL {
-            let n = f.cases.iter().filter(|c| c.function == func.name() && c.id.contains("/r")).count();
+            let n = f
+                .cases
+                .iter()
+                .filter(|c| c.function == func.name() && c.id.contains("/r"))
+                .count();
             assert_eq!(n, DEFAULT_RANDOM_CASES, "{func:?}");
         }
         // The reading-divergent pair is in the catalogue and both answers are accepted.
-        assert!(f.cases.iter().any(|c| c.function == "whowins" && c.expected.to_string() == r#"{"one_of":[1,2]}"#));
+        assert!(f.cases.iter().any(
+            |c| c.function == "whowins" && c.expected == serde_json::json!({"one_of": [1, 2]})
+        ));
         // Large boards are there.
-        assert!(f.cases.iter().any(|c| c.label.contains("squares") && c.input["board"]["squares"].as_u64() >= Some(2000)));
+        assert!(
+            f.cases.iter().any(|c| c.label.contains("squares")
+                && c.input["board"]["squares"].as_u64() >= Some(2000))
+        );
     }
 
     #[test]
     fn random_outcomes_are_mixed() {
         let f = generate(GenOptions::default());
         let answers = |func: &str| -> Vec<String> {
-            f.cases.iter().filter(|c| c.function == func).map(|c| c.expected.to_string()).collect()
+            f.cases
+                .iter()
+                .filter(|c| c.function == func)
+                .map(|c| c.expected.to_string())
+                .collect()
         };
         let w = answers("willfinish");
         assert!(w.iter().filter(|a| a.contains("true")).count() >= 10);
         assert!(w.iter().filter(|a| a.contains("false")).count() >= 10);
         let ww = answers("whowins");
-        assert!(ww.iter().filter(|a| a.as_str() == r#"{"one_of":[1]}"#).count() >= 10);
-        assert!(ww.iter().filter(|a| a.as_str() == r#"{"one_of":[2]}"#).count() >= 10);
+        assert!(
+            ww.iter()
+                .filter(|a| a.as_str() == r#"{"one_of":[1]}"#)
+                .count()
+                >= 10
+        );
+        assert!(
+            ww.iter()
+                .filter(|a| a.as_str() == r#"{"one_of":[2]}"#)
+                .count()
+                >= 10
+        );
     }
 
     proptest! {

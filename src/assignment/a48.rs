@@ -54,7 +54,12 @@ fn got_words(outcome: &serde_json::Value) -> String {
 }
 
 impl A48 {
-    fn judge_value(&self, function: A48Function, accepted: &[serde_json::Value], outcome: &serde_json::Value) -> Verdict {
+    fn judge_value(
+        &self,
+        function: A48Function,
+        accepted: &[serde_json::Value],
+        outcome: &serde_json::Value,
+    ) -> Verdict {
         let ty = outcome["type"].as_str().unwrap_or("");
         let expected = accepted.iter().map(words).collect::<Vec<_>>().join(" or ");
         let type_ok = match function {
@@ -63,7 +68,11 @@ impl A48 {
             _ => false,
         };
         if !type_ok {
-            let want = if function == A48Function::Willfinish { "True or False (a bool)" } else { "1 or 2 (an int)" };
+            let want = if function == A48Function::Willfinish {
+                "True or False (a bool)"
+            } else {
+                "1 or 2 (an int)"
+            };
             return Verdict::wrong(VerdictKind::WrongType, want, got_words(outcome));
         }
         if accepted.contains(&outcome["value"]) {
@@ -73,16 +82,27 @@ impl A48 {
         }
     }
 
-    fn judge_list(&self, function: A48Function, board: &Board, outcome: &serde_json::Value) -> Verdict {
+    fn judge_list(
+        &self,
+        function: A48Function,
+        board: &Board,
+        outcome: &serde_json::Value,
+    ) -> Verdict {
         if outcome["kind"] != "list" {
-            return Verdict::wrong(VerdictKind::WrongType, "the first SALBnode of a circular list", got_words(outcome));
+            return Verdict::wrong(
+                VerdictKind::WrongType,
+                "the first SALBnode of a circular list",
+                got_words(outcome),
+            );
         }
         let n = u64::from(board.squares());
         let length = outcome["length"].as_u64().unwrap_or(0);
         let end = &outcome["end"];
         let structural = match end["kind"].as_str() {
             Some("circular") if length == n => None,
-            Some("circular") => Some(format!("the list is a circle of {length} nodes; the board has {n} squares")),
+            Some("circular") => Some(format!(
+                "the list is a circle of {length} nodes; the board has {n} squares"
+            )),
             Some("open") => Some(format!(
                 "the list is not circular: node {length}'s next is None (the last square must link back to the first)"
             )),
@@ -90,7 +110,9 @@ impl A48 {
                 "node {length}'s next points back to node {}, not to the first node",
                 end["to"].as_u64().unwrap_or(0) + 1
             )),
-            Some("too_long") => Some(format!("the list goes on past {n} nodes without returning to the first")),
+            Some("too_long") => Some(format!(
+                "the list goes on past {n} nodes without returning to the first"
+            )),
             Some("not_a_node") => Some(format!(
                 "node {length}'s next is a {}, not a SALBnode",
                 end["type"].as_str().unwrap_or("value")
@@ -127,15 +149,35 @@ impl A48 {
         }
         let got: BTreeSet<(u64, u64)> = outcome["snadders"]
             .as_array()
-            .map(|a| a.iter().map(|p| (p[0].as_u64().unwrap_or(0) + 1, p[1].as_u64().unwrap_or(0) + 1)).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|p| {
+                        (
+                            p[0].as_u64().unwrap_or(0) + 1,
+                            p[1].as_u64().unwrap_or(0) + 1,
+                        )
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
-        let want: BTreeSet<(u64, u64)> =
-            board.snadders().iter().map(|s| (u64::from(s.source), u64::from(s.destination))).collect();
+        let want: BTreeSet<(u64, u64)> = board
+            .snadders()
+            .iter()
+            .map(|s| (u64::from(s.source), u64::from(s.destination)))
+            .collect();
         if got == want {
             return Verdict::pass();
         }
-        let missing: Vec<String> = want.difference(&got).map(|(s, d)| format!("{s}->{d}")).take(5).collect();
-        let extra: Vec<String> = got.difference(&want).map(|(s, d)| format!("{s}->{d}")).take(5).collect();
+        let missing: Vec<String> = want
+            .difference(&got)
+            .map(|(s, d)| format!("{s}->{d}"))
+            .take(5)
+            .collect();
+        let extra: Vec<String> = got
+            .difference(&want)
+            .map(|(s, d)| format!("{s}->{d}"))
+            .take(5)
+            .collect();
         let mut detail = Vec::new();
         if !missing.is_empty() {
             detail.push(format!("missing {}", missing.join(", ")));
@@ -145,7 +187,11 @@ impl A48 {
         }
         Verdict {
             detail: Some(detail.join("; ")),
-            ..Verdict::wrong(VerdictKind::WrongAnswer, snadder_words(&want), snadder_words(&got))
+            ..Verdict::wrong(
+                VerdictKind::WrongAnswer,
+                snadder_words(&want),
+                snadder_words(&got),
+            )
         }
     }
 }
@@ -154,7 +200,11 @@ fn snadder_words(set: &BTreeSet<(u64, u64)>) -> String {
     if set.is_empty() {
         return "no snadders".to_owned();
     }
-    let mut parts: Vec<String> = set.iter().take(12).map(|(s, d)| format!("{s}->{d}")).collect();
+    let mut parts: Vec<String> = set
+        .iter()
+        .take(12)
+        .map(|(s, d)| format!("{s}->{d}"))
+        .collect();
     if set.len() > 12 {
         parts.push(format!("... ({} in all)", set.len()));
     }
@@ -183,7 +233,11 @@ impl Assignment for A48 {
     }
 
     fn generate(&self, s: GenSettings) -> CaseFile {
-        generate(salgrade_reference::GenOptions { seed: s.seed, random_per_function: s.random_per_function, reading: s.reading })
+        generate(salgrade_reference::GenOptions {
+            seed: s.seed,
+            random_per_function: s.random_per_function,
+            reading: s.reading,
+        })
     }
 
     fn check_cases(&self, file: &CaseFile) -> Vec<String> {
@@ -194,7 +248,12 @@ impl Assignment for A48 {
                 problems.push(format!("case `{}`: the id is used twice", case.id));
             }
             let Some(function) = A48Function::from_name(&case.function) else {
-                problems.push(format!("case `{}`: unknown function `{}` (expected one of {})", case.id, case.function, FUNCTIONS.join(", ")));
+                problems.push(format!(
+                    "case `{}`: unknown function `{}` (expected one of {})",
+                    case.id,
+                    case.function,
+                    FUNCTIONS.join(", ")
+                ));
                 continue;
             };
             let input: A48Input = match serde_json::from_value(case.input.clone()) {
@@ -219,7 +278,10 @@ impl Assignment for A48 {
                     serde_json::to_string(&given).unwrap_or_default(),
                     serde_json::to_string(&expected).unwrap_or_default()
                 )),
-                None => problems.push(format!("case `{}`: `expected` is neither {{\"one_of\": [...]}} nor {{\"board\": ...}}", case.id)),
+                None => problems.push(format!(
+                    "case `{}`: `expected` is neither {{\"one_of\": [...]}} nor {{\"board\": ...}}",
+                    case.id
+                )),
             }
         }
         problems
@@ -236,10 +298,15 @@ impl Assignment for A48 {
     }
 
     fn judge_answer(&self, case: &Case, message: &serde_json::Value) -> Verdict {
-        let (Some(function), Some(input), Some(expected)) =
-            (A48Function::from_name(&case.function), input_of(case), expected_of(case))
-        else {
-            return Verdict::detail(VerdictKind::ProcessDied, "salgrade could not read this case (a bug in the case file)");
+        let (Some(function), Some(input), Some(expected)) = (
+            A48Function::from_name(&case.function),
+            input_of(case),
+            expected_of(case),
+        ) else {
+            return Verdict::detail(
+                VerdictKind::ProcessDied,
+                "salgrade could not read this case (a bug in the case file)",
+            );
         };
         let outcome = &message["outcome"];
         let verdict = match (&expected, function) {
@@ -249,7 +316,10 @@ impl Assignment for A48 {
             (A48Expected::Board(board), A48Function::Salb2salbLL | A48Function::Dualboard) => {
                 self.judge_list(function, board, outcome)
             }
-            _ => Verdict::detail(VerdictKind::ProcessDied, "the case's expected answer does not fit its function"),
+            _ => Verdict::detail(
+                VerdictKind::ProcessDied,
+                "the case's expected answer does not fit its function",
+            ),
         };
         if verdict.passed() {
             if let Some(what) = message["input_changed"].as_str() {
@@ -261,13 +331,19 @@ impl Assignment for A48 {
     }
 
     fn case_size(&self, case: &Case) -> u64 {
-        input_of(case).map(|i| {
-            u64::from(i.board.squares()) * 1000 + i.board.snadders().len() as u64 * 10 + i.args.iter().sum::<u64>().min(9)
-        }).unwrap_or(u64::MAX)
+        input_of(case)
+            .map(|i| {
+                u64::from(i.board.squares()) * 1000
+                    + i.board.snadders().len() as u64 * 10
+                    + i.args.iter().sum::<u64>().min(9)
+            })
+            .unwrap_or(u64::MAX)
     }
 
     fn describe_input(&self, case: &Case) -> String {
-        let Some(input) = input_of(case) else { return "(unreadable input)".to_owned() };
+        let Some(input) = input_of(case) else {
+            return "(unreadable input)".to_owned();
+        };
         let mut s = format!("board: {}", input.board);
         match input.args.as_slice() {
             [s1] => s.push_str(&format!("; stepsize {s1}")),

@@ -49,24 +49,40 @@ pub(crate) trait Assignment: Sync {
 /// Judges a raw outcome: the parts every assignment shares, then the answer.
 pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutcome) -> Verdict {
     match outcome {
-        RawOutcome::Answered { message, .. } => judge_common(message).unwrap_or_else(|| assignment.judge_answer(case, message)),
+        RawOutcome::Answered { message, .. } => {
+            judge_common(message).unwrap_or_else(|| assignment.judge_answer(case, message))
+        }
         RawOutcome::Missing => Verdict::detail(
             VerdictKind::MissingFunction,
-            format!("no function `{}` in `{}`", case.function, assignment.student_file()),
+            format!(
+                "no function `{}` in `{}`",
+                case.function,
+                assignment.student_file()
+            ),
         ),
         RawOutcome::NotRun { problem } => import_verdict(problem),
         RawOutcome::TimedOut { limit_ms, retried } => Verdict::detail(
             VerdictKind::Timeout,
             format!(
                 "no answer within {limit_ms} ms{}",
-                if *retried { " (tried twice, in fresh processes)" } else { "" }
+                if *retried {
+                    " (tried twice, in fresh processes)"
+                } else {
+                    ""
+                }
             ),
         ),
         RawOutcome::Died { death } => {
             if death.signal == Some(24) {
-                Verdict::detail(VerdictKind::Timeout, format!("the process {}", death.describe()))
+                Verdict::detail(
+                    VerdictKind::Timeout,
+                    format!("the process {}", death.describe()),
+                )
             } else {
-                Verdict::detail(VerdictKind::ProcessDied, format!("the process {}", death.describe()))
+                Verdict::detail(
+                    VerdictKind::ProcessDied,
+                    format!("the process {}", death.describe()),
+                )
             }
         }
     }
@@ -80,10 +96,19 @@ fn judge_common(message: &serde_json::Value) -> Option<Verdict> {
         Some("raised") => {
             let kind = outcome["type"].as_str().unwrap_or("an exception");
             let text = outcome["message"].as_str().unwrap_or("");
-            let verdict_kind = if kind == "MemoryError" { VerdictKind::MemoryLimit } else { VerdictKind::Exception };
-            let mut detail = if text.is_empty() { kind.to_owned() } else { format!("{kind}: {text}") };
+            let verdict_kind = if kind == "MemoryError" {
+                VerdictKind::MemoryLimit
+            } else {
+                VerdictKind::Exception
+            };
+            let mut detail = if text.is_empty() {
+                kind.to_owned()
+            } else {
+                format!("{kind}: {text}")
+            };
             if kind == "RecursionError" {
-                detail.push_str(" (Python allows about 1000 nested calls; large boards need a loop)");
+                detail
+                    .push_str(" (Python allows about 1000 nested calls; large boards need a loop)");
             }
             if let Some(tb) = outcome["traceback"].as_str().filter(|t| !t.is_empty()) {
                 detail.push('\n');
@@ -112,22 +137,23 @@ pub(crate) fn import_verdict(problem: &ImportProblem) -> Verdict {
             if let Some(src) = error["text"].as_str().filter(|t| !t.is_empty()) {
                 detail.push_str(&format!("\n    {}", src.trim()));
             }
-            Verdict { line, ..Verdict::detail(VerdictKind::ImportFailed, detail) }
+            Verdict {
+                line,
+                ..Verdict::detail(VerdictKind::ImportFailed, detail)
+            }
         }
         ImportProblem::TimedOut { limit_ms } => Verdict::detail(
             VerdictKind::ImportFailed,
-            format!("importing the module took longer than {limit_ms} ms (code at module level runs at import)"),
+            format!(
+                "importing the module took longer than {limit_ms} ms (code at module level runs at import)"
+            ),
         ),
-        ImportProblem::Died { death } => {
-            Verdict::detail(VerdictKind::ImportFailed, format!("the process {} while importing the module", death.describe()))
-        }
-    }
-}
-
-/// The assignments salgrade knows, by id.
-pub(crate) fn by_id(id: &str) -> Option<&'static dyn Assignment> {
-    match id {
-        "a48" => Some(&a48::A48),
-        _ => None,
+        ImportProblem::Died { death } => Verdict::detail(
+            VerdictKind::ImportFailed,
+            format!(
+                "the process {} while importing the module",
+                death.describe()
+            ),
+        ),
     }
 }

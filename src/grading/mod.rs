@@ -50,17 +50,29 @@ pub(crate) struct Failure {
 }
 
 /// Judges every outcome of a submission.
-pub(crate) fn judge_all(assignment: &dyn Assignment, cases: &[Case], outcomes: &[RawOutcome]) -> Vec<CaseResult> {
+pub(crate) fn judge_all(
+    assignment: &dyn Assignment,
+    cases: &[Case],
+    outcomes: &[RawOutcome],
+) -> Vec<CaseResult> {
     cases
         .iter()
         .zip(outcomes)
         .map(|(case, outcome)| {
             let verdict = assignment::judge(assignment, case, outcome);
             let (wall_ms, cpu_ms) = match outcome {
-                RawOutcome::Answered { message, wall_ms } => (Some(*wall_ms), message["outcome"]["cpu_ms"].as_f64()),
+                RawOutcome::Answered { message, wall_ms } => {
+                    (Some(*wall_ms), message["outcome"]["cpu_ms"].as_f64())
+                }
                 _ => (None, None),
             };
-            CaseResult { case_id: case.id.clone(), function: case.function.clone(), verdict, wall_ms, cpu_ms }
+            CaseResult {
+                case_id: case.id.clone(),
+                function: case.function.clone(),
+                verdict,
+                wall_ms,
+                cpu_ms,
+            }
         })
         .collect()
 }
@@ -91,7 +103,16 @@ pub(crate) fn score(
                 input: assignment.describe_input(c),
                 verdict: r.verdict.clone(),
             });
-        functions.insert(f.to_owned(), FunctionScore { passed, total, points, max_points, smallest_failure });
+        functions.insert(
+            f.to_owned(),
+            FunctionScore {
+                passed,
+                total,
+                points,
+                max_points,
+                smallest_failure,
+            },
+        );
     }
     let max: f64 = functions.values().map(|f| f.max_points).sum();
     let earned: f64 = functions.values().map(|f| f.points).sum();

@@ -88,7 +88,10 @@ fn default_cap() -> f64 {
 
 impl Default for RawPenalties {
     fn default() -> RawPenalties {
-        RawPenalties { rule_violation_per_function: default_per_function(), rule_violation_cap: default_cap() }
+        RawPenalties {
+            rule_violation_per_function: default_per_function(),
+            rule_violation_cap: default_cap(),
+        }
     }
 }
 
@@ -105,7 +108,9 @@ pub(crate) struct Rubric {
 pub(crate) enum RubricError {
     #[error("{0}")]
     Toml(#[from] toml::de::Error),
-    #[error("`[points]` names `{0}`, which is not a function of this assignment (expected one of {1})")]
+    #[error(
+        "`[points]` names `{0}`, which is not a function of this assignment (expected one of {1})"
+    )]
     UnknownFunction(String, String),
     #[error("`{0}` must be a finite number of points, zero or more, not {1}")]
     BadNumber(String, f64),
@@ -118,12 +123,21 @@ impl Rubric {
         let raw: RawRubric = toml::from_str(text)?;
         for (name, &p) in &raw.points {
             if !functions.contains(&name.as_str()) {
-                return Err(RubricError::UnknownFunction(name.clone(), functions.join(", ")));
+                return Err(RubricError::UnknownFunction(
+                    name.clone(),
+                    functions.join(", "),
+                ));
             }
             check_number(&format!("points.{name}"), p)?;
         }
-        check_number("penalties.rule_violation_per_function", raw.penalties.rule_violation_per_function)?;
-        check_number("penalties.rule_violation_cap", raw.penalties.rule_violation_cap)?;
+        check_number(
+            "penalties.rule_violation_per_function",
+            raw.penalties.rule_violation_per_function,
+        )?;
+        check_number(
+            "penalties.rule_violation_cap",
+            raw.penalties.rule_violation_cap,
+        )?;
         Ok(Rubric {
             points: raw.points,
             partial_credit: raw.partial_credit.mode,
@@ -142,7 +156,10 @@ impl Rubric {
     }
 
     pub(crate) fn points_for(&self, function: &str) -> f64 {
-        self.points.get(function).copied().unwrap_or(Rubric::DEFAULT_POINTS)
+        self.points
+            .get(function)
+            .copied()
+            .unwrap_or(Rubric::DEFAULT_POINTS)
     }
 
     pub(crate) fn penalty(&self, offending_functions: usize) -> f64 {
@@ -151,7 +168,11 @@ impl Rubric {
 }
 
 fn check_number(name: &str, value: f64) -> Result<(), RubricError> {
-    if value.is_finite() && value >= 0.0 { Ok(()) } else { Err(RubricError::BadNumber(name.to_owned(), value)) }
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(RubricError::BadNumber(name.to_owned(), value))
+    }
 }
 
 #[cfg(test)]

@@ -42,19 +42,33 @@ impl VerdictKind {
     pub(crate) fn hint(self) -> &'static str {
         match self {
             VerdictKind::Pass => "correct",
-            VerdictKind::WrongAnswer => "your function returned a different answer from the reference",
+            VerdictKind::WrongAnswer => {
+                "your function returned a different answer from the reference"
+            }
             VerdictKind::InvalidStructure => {
                 "the list you returned is not a circular list with one node per square, or a snadder points outside it"
             }
-            VerdictKind::ChangedInput => "the input must describe the same board when your function returns",
-            VerdictKind::SharesInput => "the returned list must be made of new nodes, not nodes of the input list",
-            VerdictKind::WrongType => "the value returned has the wrong type (see the rules for what is accepted)",
+            VerdictKind::ChangedInput => {
+                "the input must describe the same board when your function returns"
+            }
+            VerdictKind::SharesInput => {
+                "the returned list must be made of new nodes, not nodes of the input list"
+            }
+            VerdictKind::WrongType => {
+                "the value returned has the wrong type (see the rules for what is accepted)"
+            }
             VerdictKind::Exception => "your function raised an exception",
-            VerdictKind::Timeout => "your function did not return in time: look for a loop that never ends",
+            VerdictKind::Timeout => {
+                "your function did not return in time: look for a loop that never ends"
+            }
             VerdictKind::MemoryLimit => "your function used more memory than allowed",
-            VerdictKind::ProcessDied => "the Python process ended during the call (os._exit, a crash or a signal)",
+            VerdictKind::ProcessDied => {
+                "the Python process ended during the call (os._exit, a crash or a signal)"
+            }
             VerdictKind::MissingFunction => "the module does not define this function",
-            VerdictKind::ImportFailed => "the module could not be imported, so nothing in it could be run",
+            VerdictKind::ImportFailed => {
+                "the module could not be imported, so nothing in it could be run"
+            }
         }
     }
 }
@@ -62,6 +76,7 @@ impl VerdictKind {
 /// The judgement of one case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Verdict {
+    #[serde(rename = "verdict")]
     pub kind: VerdictKind,
     /// What was accepted, in words (for wrong answers and types).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,7 +94,13 @@ pub(crate) struct Verdict {
 
 impl Verdict {
     pub(crate) fn new(kind: VerdictKind) -> Verdict {
-        Verdict { kind, expected: None, got: None, detail: None, line: None }
+        Verdict {
+            kind,
+            expected: None,
+            got: None,
+            detail: None,
+            line: None,
+        }
     }
 
     pub(crate) fn pass() -> Verdict {
@@ -87,11 +108,22 @@ impl Verdict {
     }
 
     pub(crate) fn detail(kind: VerdictKind, detail: impl Into<String>) -> Verdict {
-        Verdict { detail: Some(detail.into()), ..Verdict::new(kind) }
+        Verdict {
+            detail: Some(detail.into()),
+            ..Verdict::new(kind)
+        }
     }
 
-    pub(crate) fn wrong(kind: VerdictKind, expected: impl Into<String>, got: impl Into<String>) -> Verdict {
-        Verdict { expected: Some(expected.into()), got: Some(got.into()), ..Verdict::new(kind) }
+    pub(crate) fn wrong(
+        kind: VerdictKind,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+    ) -> Verdict {
+        Verdict {
+            expected: Some(expected.into()),
+            got: Some(got.into()),
+            ..Verdict::new(kind)
+        }
     }
 
     pub(crate) fn passed(&self) -> bool {

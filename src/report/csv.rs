@@ -12,7 +12,12 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
     for s in &report.students {
         let mut row = vec![s.student.clone()];
         for f in &report.functions {
-            row.push(s.functions.get(f).map(|x| x.points.to_string()).unwrap_or_default());
+            row.push(
+                s.functions
+                    .get(f)
+                    .map(|x| x.points.to_string())
+                    .unwrap_or_default(),
+            );
         }
         row.push(s.penalty.to_string());
         row.push(s.score.to_string());

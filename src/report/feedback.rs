@@ -6,23 +6,41 @@
 use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
-use crate::grading::verdict::VerdictKind;
 
 pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# {}: {} / {}", s.student, points(s.score), points(s.max_score));
+    let _ = writeln!(
+        out,
+        "# {}: {} / {}",
+        s.student,
+        points(s.score),
+        points(s.max_score)
+    );
     if let Some(file) = &s.file {
         let _ = writeln!(out, "\nGraded file: `{file}`");
     }
-    let seed = report.seed.map(|x| format!(", seed {x}")).unwrap_or_default();
-    let _ = writeln!(out, "Cases: {} per student{seed}, reading `{}`.", report.case_count, report.reading);
+    let seed = report
+        .seed
+        .map(|x| format!(", seed {x}"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "Cases: {} per student{seed}, reading `{}`.",
+        report.case_count, report.reading
+    );
     for w in &s.warnings {
         let _ = writeln!(out, "\n> warning: {w}");
     }
     let _ = writeln!(out, "\n## Functions\n");
     for f in &report.functions {
-        let Some(score) = s.functions.get(f) else { continue };
-        let mark = if score.passed == score.total { "passed" } else { "FAILED" };
+        let Some(score) = s.functions.get(f) else {
+            continue;
+        };
+        let mark = if score.passed == score.total {
+            "passed"
+        } else {
+            "FAILED"
+        };
         let _ = writeln!(
             out,
             "- `{f}`: {mark} {}/{} cases, {} / {} points",
@@ -33,11 +51,17 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         );
     }
     for f in &report.functions {
-        let Some(fail) = s.functions.get(f).and_then(|x| x.smallest_failure.as_ref()) else { continue };
+        let Some(fail) = s.functions.get(f).and_then(|x| x.smallest_failure.as_ref()) else {
+            continue;
+        };
         let v = &fail.verdict;
         let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
         let _ = writeln!(out, "{}.\n", capitalise(v.kind.hint()));
-        let _ = writeln!(out, "Smallest failing case `{}` ({}):\n", fail.case_id, fail.label);
+        let _ = writeln!(
+            out,
+            "Smallest failing case `{}` ({}):\n",
+            fail.case_id, fail.label
+        );
         let _ = writeln!(out, "- input: {}", fail.input);
         if let Some(e) = &v.expected {
             let _ = writeln!(out, "- expected: {e}");
@@ -51,23 +75,47 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         if let Some(d) = &v.detail {
             let _ = writeln!(out, "\n```text\n{}\n```", d.trim_end());
         }
-        let whowins_both = f == "whowins" && v.expected.as_deref().is_some_and(|e| e.contains(" or "));
+        let whowins_both =
+            f == "whowins" && v.expected.as_deref().is_some_and(|e| e.contains(" or "));
         if whowins_both {
             let _ = writeln!(
                 out,
                 "\nBoth answers are accepted here: the handout can be read two ways when a start lands on the last square."
             );
         }
-        let failing = s.cases.iter().filter(|c| c.function == *f && !c.verdict.passed()).count();
+        let failing = s
+            .cases
+            .iter()
+            .filter(|c| c.function == *f && !c.verdict.passed())
+            .count();
         if failing > 1 {
-            let _ = writeln!(out, "\n({} more failing case(s) of `{f}` are in the full report.)", failing - 1);
+            let _ = writeln!(
+                out,
+                "\n({} more failing case(s) of `{f}` are in the full report.)",
+                failing - 1
+            );
         }
     }
     if !s.violations.is_empty() {
-        let _ = writeln!(out, "\n## Rule violations (-{} points)\n", points(s.penalty));
-        let _ = writeln!(out, "The handout forbids lists, tuples, sets and dicts outside `salb2salbLL`.\n");
+        let _ = writeln!(
+            out,
+            "\n## Rule violations (-{} points)\n",
+            points(s.penalty)
+        );
+        let _ = writeln!(
+            out,
+            "The handout forbids lists, tuples, sets and dicts outside `salb2salbLL`.\n"
+        );
         for v in &s.violations {
-            let _ = writeln!(out, "- line {}:{} in `{}`: {} — `{}`", v.line, v.column, v.function, v.construct, v.source.trim());
+            let _ = writeln!(
+                out,
+                "- line {}:{} in `{}`: {} — `{}`",
+                v.line,
+                v.column,
+                v.function,
+                v.construct,
+                v.source.trim()
+            );
         }
     }
     if !s.stdout.trim().is_empty() || !s.stderr.trim().is_empty() {
@@ -81,14 +129,11 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
     out
 }
 
-/// A hint used by `check` for one line per function.
-pub(crate) fn one_line(kind: VerdictKind) -> &'static str {
-    kind.hint()
-}
-
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 fn excerpt(text: &str, max_lines: usize) -> String {
@@ -96,5 +141,9 @@ fn excerpt(text: &str, max_lines: usize) -> String {
     if lines.len() <= max_lines {
         return text.trim_end().to_owned();
     }
-    format!("{}\n[... {} more lines]", lines[..max_lines].join("\n"), lines.len() - max_lines)
+    format!(
+        "{}\n[... {} more lines]",
+        lines[..max_lines].join("\n"),
+        lines.len() - max_lines
+    )
 }

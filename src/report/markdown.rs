@@ -8,12 +8,25 @@ fn escape(s: &str) -> String {
 
 pub(crate) fn render(report: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!("| student | {} | rules | total |\n", report.functions.join(" | ")));
-    out.push_str(&format!("|---|{}---|---|\n", "---|".repeat(report.functions.len())));
+    out.push_str(&format!(
+        "| student | {} | rules | total |\n",
+        report.functions.join(" | ")
+    ));
+    out.push_str(&format!(
+        "|---|{}---|---|\n",
+        "---|".repeat(report.functions.len())
+    ));
     for s in &report.students {
-        let cells: Vec<String> =
-            report.functions.iter().map(|f| s.functions.get(f).map(cell).unwrap_or_else(|| "-".into())).collect();
-        let rules = if s.penalty > 0.0 { format!("-{}", points(s.penalty)) } else { "ok".into() };
+        let cells: Vec<String> = report
+            .functions
+            .iter()
+            .map(|f| s.functions.get(f).map(cell).unwrap_or_else(|| "-".into()))
+            .collect();
+        let rules = if s.penalty > 0.0 {
+            format!("-{}", points(s.penalty))
+        } else {
+            "ok".into()
+        };
         out.push_str(&format!(
             "| {} | {} | {} | {}/{} |\n",
             escape(&s.student),

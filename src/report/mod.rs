@@ -101,5 +101,9 @@ pub(crate) fn cell(f: &FunctionScore) -> String {
 
 /// Points without a needless `.0`.
 pub(crate) fn points(p: f64) -> String {
-    if p.fract() == 0.0 { format!("{p:.0}") } else { format!("{p:.2}") }
+    if p.fract() == 0.0 {
+        format!("{p:.0}")
+    } else {
+        format!("{p:.2}")
+    }
 }

@@ -14,9 +14,18 @@ pub(crate) fn render(report: &Report) -> String {
     for s in &report.students {
         let mut row = vec![s.student.clone()];
         for f in &report.functions {
-            row.push(s.functions.get(f).map(cell).unwrap_or_else(|| "-".to_owned()));
+            row.push(
+                s.functions
+                    .get(f)
+                    .map(cell)
+                    .unwrap_or_else(|| "-".to_owned()),
+            );
         }
-        row.push(if s.penalty > 0.0 { format!("-{}", points(s.penalty)) } else { "ok".to_owned() });
+        row.push(if s.penalty > 0.0 {
+            format!("-{}", points(s.penalty))
+        } else {
+            "ok".to_owned()
+        });
         row.push(format!("{}/{}", points(s.score), points(s.max_score)));
         b.push_record(row);
     }

@@ -22,7 +22,8 @@ impl Captured {
 
     pub(crate) fn append(&mut self, other: &Captured, cap: usize) {
         let room = cap.saturating_sub(self.bytes.len());
-        self.bytes.extend_from_slice(&other.bytes[..other.bytes.len().min(room)]);
+        self.bytes
+            .extend_from_slice(&other.bytes[..other.bytes.len().min(room)]);
         self.total += other.total;
     }
 
@@ -30,7 +31,10 @@ impl Captured {
     pub(crate) fn excerpt(&self) -> String {
         let mut text = String::from_utf8_lossy(&self.bytes).into_owned();
         if self.truncated() {
-            text.push_str(&format!("\n[... {} more bytes not kept]", self.total - self.bytes.len() as u64));
+            text.push_str(&format!(
+                "\n[... {} more bytes not kept]",
+                self.total - self.bytes.len() as u64
+            ));
         }
         text
     }
@@ -39,7 +43,10 @@ impl Captured {
 pub(crate) type Shared = Arc<Mutex<Captured>>;
 
 /// Drains `source` on its own thread into a shared, capped buffer.
-pub(crate) fn drain(mut source: impl Read + Send + 'static, cap: usize) -> (Shared, JoinHandle<()>) {
+pub(crate) fn drain(
+    mut source: impl Read + Send + 'static,
+    cap: usize,
+) -> (Shared, JoinHandle<()>) {
     let shared: Shared = Arc::default();
     let sink = Arc::clone(&shared);
     let handle = std::thread::spawn(move || {

@@ -20,10 +20,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::assignment::Assignment;
 use capture::Captured;
-pub(crate) use sandbox::{Limits, Python, SandboxKind};
-pub(crate) use session::{Death, RunnerConfig, SessionError};
-use session::{CallEnd, Session, SessionFile, Started};
 use salgrade_reference::Case;
+pub(crate) use sandbox::{Limits, Python, SandboxKind};
+use session::{CallEnd, Session, SessionFile, Started};
+pub(crate) use session::{Death, RunnerConfig, SessionError};
 
 /// The driver's file name inside the session folder.
 const DRIVER_NAME: &str = "_salgrade_driver.py";
@@ -46,7 +46,10 @@ pub(crate) enum ImportProblem {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum RawOutcome {
     /// The driver answered; `message` is its `result` line.
-    Answered { message: serde_json::Value, wall_ms: u64 },
+    Answered {
+        message: serde_json::Value,
+        wall_ms: u64,
+    },
     /// The module has no such function.
     Missing,
     /// The case never ran because the module could not be imported.
@@ -76,11 +79,23 @@ pub(crate) fn run_submission(
     deadlines: &[Duration],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
+    unix::become_subreaper();
     let support = assignment.support_files();
-    let mut files: Vec<SessionFile<'_>> =
-        support.iter().map(|(name, text)| SessionFile { name, contents: text.as_bytes() }).collect();
-    files.push(SessionFile { name: assignment.student_file(), contents: source });
-    files.push(SessionFile { name: DRIVER_NAME, contents: DRIVER_PY.as_bytes() });
+    let mut files: Vec<SessionFile<'_>> = support
+        .iter()
+        .map(|(name, text)| SessionFile {
+            name,
+            contents: text.as_bytes(),
+        })
+        .collect();
+    files.push(SessionFile {
+        name: assignment.student_file(),
+        contents: source,
+    });
+    files.push(SessionFile {
+        name: DRIVER_NAME,
+        contents: DRIVER_PY.as_bytes(),
+    });
 
     let mut run = SubmissionRun {
         outcomes: Vec::with_capacity(cases.len()),
@@ -94,7 +109,9 @@ pub(crate) fn run_submission(
 
     for (case, &deadline) in cases.iter().zip(deadlines) {
         if let Some(problem) = &broken {
-            run.outcomes.push(RawOutcome::NotRun { problem: problem.clone() });
+            run.outcomes.push(RawOutcome::NotRun {
+                problem: problem.clone(),
+            });
             continue;
         }
         let mut attempt = 0;
@@ -109,20 +126,28 @@ pub(crate) fn run_submission(
                     }
                 }
             }
-            let Some((session, functions)) = current.as_mut() else { unreachable!("started above") };
+            let Some((session, functions)) = current.as_mut() else {
+                unreachable!("started above")
+            };
             if !functions.get(&case.function).copied().unwrap_or(false) {
                 break RawOutcome::Missing;
             }
             let request = assignment.request(case);
             match session.call(&request, deadline) {
                 CallEnd::Answered { message, wall } => {
-                    break RawOutcome::Answered { message, wall_ms: wall.as_millis() as u64 };
+                    break RawOutcome::Answered {
+                        message,
+                        wall_ms: wall.as_millis() as u64,
+                    };
                 }
-                CallEnd::TimedOut { .. } => {
+                CallEnd::TimedOut => {
                     finish(&mut current, &mut run, cfg.output_cap);
                     if timeout_confirmed || attempt > 1 {
                         timeout_confirmed = true;
-                        break RawOutcome::TimedOut { limit_ms: deadline.as_millis() as u64, retried: attempt > 1 };
+                        break RawOutcome::TimedOut {
+                            limit_ms: deadline.as_millis() as u64,
+                            retried: attempt > 1,
+                        };
                     }
                 }
                 CallEnd::Died(death) => {
@@ -150,7 +175,9 @@ fn start(
     let problem = match started {
         Started::Ready { functions } => return Ok(Ok((session, functions))),
         Started::ImportFailed(error) => ImportProblem::Raised { error },
-        Started::ImportTimedOut => ImportProblem::TimedOut { limit_ms: cfg.import_timeout.as_millis() as u64 },
+        Started::ImportTimedOut => ImportProblem::TimedOut {
+            limit_ms: cfg.import_timeout.as_millis() as u64,
+        },
         Started::Died(death) => ImportProblem::Died { death },
     };
     session.end();

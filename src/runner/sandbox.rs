@@ -45,7 +45,13 @@ pub(crate) struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { memory_mb: 1024, cpu_seconds: 60, file_size_mb: 16, open_files: 64, processes: 32 }
+        Limits {
+            memory_mb: 1024,
+            cpu_seconds: 60,
+            file_size_mb: 16,
+            open_files: 64,
+            processes: 32,
+        }
     }
 }
 
@@ -110,25 +116,55 @@ pub(crate) fn launch(
     match kind {
         SandboxKind::None => {
             let mut command = Command::new(&python.executable);
-            command.args(["-I", "-S"]).args(driver_args).current_dir(dir).env_clear().envs(ENV.iter().copied());
-            Launch { command, limits: None, identity: None, sweep_uid: None }
+            command
+                .args(["-I", "-S"])
+                .args(driver_args)
+                .current_dir(dir)
+                .env_clear()
+                .envs(ENV.iter().copied());
+            Launch {
+                command,
+                limits: None,
+                identity: None,
+                sweep_uid: None,
+            }
         }
         SandboxKind::Rlimit => {
             let mut command = Command::new(&python.executable);
-            command.args(["-I", "-S"]).args(driver_args).current_dir(dir).env_clear().envs(ENV.iter().copied());
+            command
+                .args(["-I", "-S"])
+                .args(driver_args)
+                .current_dir(dir)
+                .env_clear()
+                .envs(ENV.iter().copied());
             let drop = super::unix::is_root() && world_reachable(&python.executable);
             let identity = drop.then_some(Identity { uid, gid: uid });
-            Launch { command, limits: Some(limits.child_limits()), identity, sweep_uid: identity.map(|i| i.uid) }
+            Launch {
+                command,
+                limits: Some(limits.child_limits()),
+                identity,
+                sweep_uid: identity.map(|i| i.uid),
+            }
         }
         SandboxKind::Bwrap => {
             let mut command = Command::new("bwrap");
             command.env_clear().envs(ENV.iter().copied());
             command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
             command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
-            for sys_dir in ["/usr", "/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime"] {
+            for sys_dir in [
+                "/usr",
+                "/etc/alternatives",
+                "/etc/ld.so.cache",
+                "/etc/localtime",
+            ] {
                 command.args(["--ro-bind-try", sys_dir, sys_dir]);
             }
-            for (link, target) in [("/lib", "usr/lib"), ("/lib64", "usr/lib64"), ("/bin", "usr/bin"), ("/sbin", "usr/sbin")] {
+            for (link, target) in [
+                ("/lib", "usr/lib"),
+                ("/lib64", "usr/lib64"),
+                ("/bin", "usr/bin"),
+                ("/sbin", "usr/sbin"),
+            ] {
                 if Path::new(link).is_symlink() {
                     command.args(["--symlink", target, link]);
                 } else {
@@ -140,10 +176,24 @@ pub(crate) fn launch(
                 command.args(["--ro-bind", &p, &p]);
             }
             command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
-            command.args(["--bind", &dir.to_string_lossy(), INSIDE_DIR, "--chdir", INSIDE_DIR]);
+            command.args([
+                "--bind",
+                &dir.to_string_lossy(),
+                INSIDE_DIR,
+                "--chdir",
+                INSIDE_DIR,
+            ]);
             command.arg("--");
-            command.arg(&python.executable).args(["-I", "-S"]).args(driver_args);
-            Launch { command, limits: Some(limits.child_limits()), identity: None, sweep_uid: None }
+            command
+                .arg(&python.executable)
+                .args(["-I", "-S"])
+                .args(driver_args);
+            Launch {
+                command,
+                limits: Some(limits.child_limits()),
+                identity: None,
+                sweep_uid: None,
+            }
         }
     }
 }
@@ -153,14 +203,24 @@ pub(crate) fn launch(
 fn world_reachable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.ancestors().skip(1).all(|dir| {
-        std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o001 != 0).unwrap_or(false)
+        std::fs::metadata(dir)
+            .map(|m| m.permissions().mode() & 0o001 != 0)
+            .unwrap_or(false)
     })
 }
 
 /// Whether bubblewrap is installed and can create its namespaces here.
 pub(crate) fn bwrap_works() -> bool {
     Command::new("bwrap")
-        .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "/bin/true"])
+        .args([
+            "--unshare-all",
+            "--die-with-parent",
+            "--ro-bind",
+            "/",
+            "/",
+            "--",
+            "/bin/true",
+        ])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -84,7 +84,9 @@ impl Death {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum Hello {
     Ready {
+        /// The interpreter's version, as the driver saw it.
         #[serde(default)]
+        #[expect(dead_code, reason = "part of the wire format; kept for diagnostics")]
         python: String,
         functions: BTreeMap<String, bool>,
     },
@@ -105,8 +107,11 @@ pub(crate) enum Started {
 /// How one call ended.
 #[derive(Debug)]
 pub(crate) enum CallEnd {
-    Answered { message: serde_json::Value, wall: Duration },
-    TimedOut { wall: Duration },
+    Answered {
+        message: serde_json::Value,
+        wall: Duration,
+    },
+    TimedOut,
     Died(Death),
 }
 
@@ -154,23 +159,50 @@ impl Session {
         driver_name: &str,
         slot: usize,
     ) -> Result<(Session, Started), SessionError> {
-        let dir = tempfile::Builder::new().prefix("salgrade-").tempdir().map_err(SessionError::TempDir)?;
+        let dir = tempfile::Builder::new()
+            .prefix("salgrade-")
+            .tempdir()
+            .map_err(SessionError::TempDir)?;
         for f in files {
-            std::fs::write(dir.path().join(f.name), f.contents)
-                .map_err(|source| SessionError::WriteFile { name: f.name.to_owned(), source })?;
+            std::fs::write(dir.path().join(f.name), f.contents).map_err(|source| {
+                SessionError::WriteFile {
+                    name: f.name.to_owned(),
+                    source,
+                }
+            })?;
         }
         open_up(dir.path());
 
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
-        let mut launch = sandbox::launch(cfg.sandbox, &cfg.python, dir.path(), driver_name, &cfg.limits, slot);
+        let mut launch = sandbox::launch(
+            cfg.sandbox,
+            &cfg.python,
+            dir.path(),
+            driver_name,
+            &cfg.limits,
+            slot,
+        );
         if let Some(id) = launch.identity {
             chown_tree(dir.path(), id.uid, id.gid);
         }
-        unix::prepare(&mut launch.command, &req_read, &resp_write, launch.limits, launch.identity);
-        launch.command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        unix::prepare(
+            &mut launch.command,
+            &req_read,
+            &resp_write,
+            launch.limits,
+            launch.identity,
+        );
+        launch
+            .command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         let program = launch.command.get_program().to_string_lossy().into_owned();
-        let mut child = launch.command.spawn().map_err(|source| SessionError::Spawn { program, source })?;
+        let mut child = launch
+            .command
+            .spawn()
+            .map_err(|source| SessionError::Spawn { program, source })?;
         drop(req_read);
         drop(resp_write);
         let group = Group(child.id() as i32);
@@ -179,8 +211,14 @@ impl Session {
         spawn_reader(resp_read, tx);
         let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
         spawn_writer(req_write, req_rx);
-        let (stdout, _) = capture::drain(child.stdout.take().expect("stdout is piped"), cfg.output_cap);
-        let (stderr, _) = capture::drain(child.stderr.take().expect("stderr is piped"), cfg.output_cap);
+        let (stdout, _) = capture::drain(
+            child.stdout.take().expect("stdout is piped"),
+            cfg.output_cap,
+        );
+        let (stderr, _) = capture::drain(
+            child.stderr.take().expect("stderr is piped"),
+            cfg.output_cap,
+        );
 
         let mut session = Session {
             child,
@@ -195,12 +233,17 @@ impl Session {
         };
         let started = match session.next_message(cfg.import_timeout) {
             Ok(line) => match serde_json::from_str::<Hello>(&line) {
-                Ok(Hello::Ready { functions, python: _ }) => Started::Ready { functions },
+                Ok(Hello::Ready {
+                    functions,
+                    python: _,
+                }) => Started::Ready { functions },
                 Ok(Hello::ImportFailed { error }) => {
                     session.end();
                     Started::ImportFailed(error)
                 }
-                Err(e) => Started::Died(session.kill_with_note(format!("sent a malformed first message: {e}"))),
+                Err(e) => Started::Died(
+                    session.kill_with_note(format!("sent a malformed first message: {e}")),
+                ),
             },
             Err(Waited::TimedOut) => {
                 session.end();
@@ -223,13 +266,17 @@ impl Session {
         }
         match self.next_message(deadline) {
             Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(message) => CallEnd::Answered { message, wall: start.elapsed() },
-                Err(e) => CallEnd::Died(self.kill_with_note(format!("sent a malformed answer: {e}"))),
+                Ok(message) => CallEnd::Answered {
+                    message,
+                    wall: start.elapsed(),
+                },
+                Err(e) => {
+                    CallEnd::Died(self.kill_with_note(format!("sent a malformed answer: {e}")))
+                }
             },
             Err(Waited::TimedOut) => {
-                let wall = start.elapsed();
                 self.end();
-                CallEnd::TimedOut { wall }
+                CallEnd::TimedOut
             }
             Err(Waited::Died(d)) => CallEnd::Died(d),
         }
@@ -238,8 +285,12 @@ impl Session {
     fn next_message(&mut self, timeout: Duration) -> Result<String, Waited> {
         match self.events.recv_timeout(timeout) {
             Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::TooLong) => Err(Waited::Died(self.kill_with_note("sent an oversized protocol line".to_owned()))),
-            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => Err(Waited::Died(self.reap_after_close())),
+            Ok(Event::TooLong) => Err(Waited::Died(
+                self.kill_with_note("sent an oversized protocol line".to_owned()),
+            )),
+            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Err(Waited::Died(self.reap_after_close()))
+            }
             Err(RecvTimeoutError::Timeout) => Err(Waited::TimedOut),
         }
     }
@@ -252,7 +303,11 @@ impl Session {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
                     self.end();
-                    return Death { code: status.code(), signal: status.signal(), note: None };
+                    return Death {
+                        code: status.code(),
+                        signal: status.signal(),
+                        note: None,
+                    };
                 }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 _ => return self.kill_with_note("closed its channel to the grader".to_owned()),
@@ -262,7 +317,11 @@ impl Session {
 
     fn kill_with_note(&mut self, note: String) -> Death {
         self.end();
-        Death { code: None, signal: None, note: Some(note) }
+        Death {
+            code: None,
+            signal: None,
+            note: Some(note),
+        }
     }
 
     /// Kills the group (and the slot's uid when there is one), reaps the
@@ -278,6 +337,7 @@ impl Session {
             unix::kill_all_of(uid);
         }
         let _ = self.child.wait();
+        self.group.reap();
     }
 
     /// What the student printed so far. Call after [`Session::end`] to have it all.
@@ -305,7 +365,8 @@ enum Waited {
 }
 
 fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {
-    let (r, w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| SessionError::Pipe(e.into()))?;
+    let (r, w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|e| SessionError::Pipe(e.into()))?;
     let r = unix::lift_fd(r).map_err(SessionError::Pipe)?;
     let w = unix::lift_fd(w).map_err(SessionError::Pipe)?;
     Ok((r, w))
@@ -316,7 +377,9 @@ fn spawn_reader(fd: OwnedFd, tx: Sender<Event>) {
         let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::from(fd));
         loop {
             let mut line = Vec::new();
-            let read = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line);
+            let read = (&mut reader)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line);
             match read {
                 Ok(0) | Err(_) => {
                     let _ = tx.send(Event::Closed);

@@ -14,6 +14,7 @@ use std::process::Command;
 use nix::fcntl::{FcntlArg, fcntl};
 use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, dup2_raw, setgid, setgroups, setuid};
 
 /// The fds the driver finds its protocol on.
@@ -48,9 +49,28 @@ impl Group {
         let _ = killpg(Pid::from_raw(self.0), Signal::SIGKILL);
     }
 
-    pub(crate) fn terminate(self) {
-        let _ = killpg(Pid::from_raw(self.0), Signal::SIGTERM);
+    /// Reaps the group's orphans, which salgrade inherits as a subreaper
+    /// (see [`become_subreaper`]), so no zombie outlives grading. Waits by
+    /// group id only: other workers' children are not touched.
+    pub(crate) fn reap(self) {
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        loop {
+            match waitpid(Pid::from_raw(-self.0), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                Ok(WaitStatus::StillAlive) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
     }
+}
+
+/// Makes orphaned descendants of student processes re-parent to salgrade
+/// rather than to init, so that they can be reaped (a container's init often
+/// does not reap).
+pub(crate) fn become_subreaper() {
+    let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
 /// Moves an fd to 10 or above (close-on-exec), so that `dup2` onto 3 and 4
@@ -81,8 +101,12 @@ pub(crate) fn prepare(
         cmd.pre_exec(move || {
             // `dup2_raw` hands back the new fd as an `OwnedFd`; it must stay
             // open for the driver, so ownership is given up, not dropped.
-            dup2_raw(BorrowedFd::borrow_raw(request), CHILD_REQUEST_FD).map_err(io::Error::from)?.into_raw_fd();
-            dup2_raw(BorrowedFd::borrow_raw(response), CHILD_RESPONSE_FD).map_err(io::Error::from)?.into_raw_fd();
+            let _ = dup2_raw(BorrowedFd::borrow_raw(request), CHILD_REQUEST_FD)
+                .map_err(io::Error::from)?
+                .into_raw_fd();
+            let _ = dup2_raw(BorrowedFd::borrow_raw(response), CHILD_RESPONSE_FD)
+                .map_err(io::Error::from)?
+                .into_raw_fd();
             if let Some(l) = limits {
                 setrlimit(Resource::RLIMIT_AS, l.address_space, l.address_space)?;
                 setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;

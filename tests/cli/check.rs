@@ -1,0 +1,41 @@
+use crate::{salgrade, stdout_of, submission};
+
+#[test]
+fn the_model_solution_passes() {
+    let out = salgrade()
+        .arg("check")
+        .arg(submission("correct").join("salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    assert!(stdout_of(&out).contains("All cases pass."));
+}
+
+#[test]
+fn a_broken_solution_fails_and_names_the_case() {
+    let out = salgrade()
+        .arg("check")
+        .arg(submission("wrong_answer").join("salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(text.contains("## `willfinish`: wrong answer"), "{text}");
+    assert!(
+        text.contains("Smallest failing case `willfinish/e"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- expected: True") || text.contains("- expected: False"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_a_setup_error() {
+    let out = salgrade()
+        .args(["check", "/no/such/salbLLfunctions.py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

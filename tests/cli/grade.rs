@@ -1,0 +1,333 @@
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::{fixtures, processes_matching, salgrade, stderr_of, stdout_of};
+
+/// Few random cases keep the suite fast; the edge catalogue still runs whole.
+const CASES: &str = "4";
+
+struct Cohort {
+    table: String,
+    report: Value,
+    feedback: tempfile::TempDir,
+}
+
+/// The sample cohort, graded once for all the tests that read it.
+fn cohort() -> &'static Cohort {
+    static COHORT: OnceLock<Cohort> = OnceLock::new();
+    COHORT.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let feedback = tempfile::tempdir().unwrap();
+        let run = salgrade()
+            .args(["grade", "--cases", CASES, "--out-dir"])
+            .arg(out.path())
+            .arg("--feedback")
+            .arg(feedback.path())
+            .arg(fixtures().join("submissions"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+        let report =
+            serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap())
+                .unwrap();
+        Cohort {
+            table: stdout_of(&run),
+            report,
+            feedback,
+        }
+    })
+}
+
+fn student<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["student"] == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+/// `name`'s failing cases are all in `function` with `verdict`; every other
+/// function has full marks.
+#[track_caller]
+fn fails_only(name: &str, function: &str, verdict: &str) {
+    let s = student(&cohort().report, name);
+    let failing: Vec<&Value> = s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] != "pass")
+        .collect();
+    assert!(!failing.is_empty(), "{name} should fail {function}");
+    for c in &failing {
+        assert_eq!(c["function"], function, "{name}: {c}");
+        assert_eq!(c["verdict"], verdict, "{name}: {c}");
+    }
+    for (f, score) in s["functions"].as_object().unwrap() {
+        if f != function {
+            assert_eq!(
+                score["passed"], score["total"],
+                "{name}: {f} should be graded in full"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_table_is_pinned() {
+    insta::assert_snapshot!("cohort_table", cohort().table);
+}
+
+#[test]
+fn correct_submissions_get_full_marks() {
+    for name in [
+        "correct",
+        "correct_separate_reading",
+        "correct_slow",
+        "closes_fds",
+        "fake_protocol",
+        "forks_sleeper",
+        "near_miss_name",
+    ] {
+        let s = student(&cohort().report, name);
+        assert_eq!(s["score"], s["max_score"], "{name}: {s:#}");
+    }
+    let near = student(&cohort().report, "near_miss_name");
+    assert!(
+        near["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("should be named"),
+        "{near:#}"
+    );
+}
+
+#[test]
+fn each_failure_class_gets_its_verdict() {
+    fails_only("loop_willfinish", "willfinish", "timeout");
+    fails_only("exit_whowins", "whowins", "process_died");
+    fails_only("memory_hog", "dualboard", "memory_limit");
+    fails_only("missing_dualboard", "dualboard", "missing_function");
+    fails_only("edits_input", "dualboard", "changed_input");
+    fails_only("shares_input", "dualboard", "shares_input");
+    fails_only("open_list", "salb2salbLL", "invalid_structure");
+    fails_only("wrong_type", "willfinish", "wrong_type");
+}
+
+#[test]
+fn import_failures_name_the_reason() {
+    let s = student(&cohort().report, "syntax_error");
+    assert_eq!(s["score"], 0.0);
+    let case = &s["cases"][0];
+    assert_eq!(case["verdict"], "import_failed");
+    assert_eq!(case["line"], 49, "{case}");
+    assert!(
+        case["detail"].as_str().unwrap().starts_with("SyntaxError"),
+        "{case}"
+    );
+    let empty = student(&cohort().report, "empty_folder");
+    assert_eq!(empty["score"], 0.0);
+    assert!(
+        empty["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("no `salbLLfunctions.py`"),
+        "{empty}"
+    );
+}
+
+#[test]
+fn recursion_shows_on_large_boards_only() {
+    let s = student(&cohort().report, "recursion");
+    let failing: Vec<&Value> = s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] != "pass")
+        .collect();
+    assert!(!failing.is_empty());
+    for c in failing {
+        assert_eq!(c["verdict"], "exception");
+        assert!(
+            c["detail"].as_str().unwrap().contains("RecursionError"),
+            "{c}"
+        );
+    }
+}
+
+#[test]
+fn json_report_follows_the_documented_schema() {
+    let r = &cohort().report;
+    for s in r["students"].as_array().unwrap() {
+        assert!(s["student"].is_string());
+        assert!(s["score"].is_number() && s["max_score"].is_number());
+        assert!(s["warnings"].is_array());
+        for f in ["salb2salbLL", "willfinish", "whowins", "dualboard"] {
+            let fs = &s["functions"][f];
+            assert!(
+                fs["passed"].is_u64() && fs["total"].is_u64() && fs["points"].is_number(),
+                "{fs}"
+            );
+        }
+        for c in s["cases"].as_array().unwrap() {
+            assert!(
+                c["case_id"].is_string() && c["function"].is_string() && c["verdict"].is_string(),
+                "{c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn feedback_files_show_the_smallest_failure() {
+    let text = std::fs::read_to_string(cohort().feedback.path().join("wrong_type.md")).unwrap();
+    assert!(text.contains("## `willfinish`: wrong type"), "{text}");
+    assert!(
+        text.contains("- expected: True or False (a bool)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(a int)") || text.contains("(an int)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_student_process_survives_grading() {
+    let _ = cohort();
+    let left = processes_matching("_salgrade_driver");
+    assert!(left.is_empty(), "{left:?}");
+}
+
+fn copy_dir(from: &Path, to: &Path, names: &[&str]) {
+    for n in names {
+        let dest = to.join(n);
+        std::fs::create_dir_all(&dest).unwrap();
+        for e in std::fs::read_dir(from.join(n)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dest.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn csv_has_one_row_per_student() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &fixtures().join("submissions"),
+        dir.path(),
+        &["correct", "wrong_type", "open_list"],
+    );
+    let out = salgrade()
+        .args(["grade", "--cases", "2", "--format", "csv", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let mut rdr = csv::Reader::from_reader(out.stdout.as_slice());
+    let headers = rdr.headers().unwrap().clone();
+    assert_eq!(&headers[0], "student");
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let names: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(names, ["correct", "open_list", "wrong_type"]);
+    assert_eq!(
+        &rows[0][headers.iter().position(|h| h == "total").unwrap()],
+        "100"
+    );
+}
+
+#[test]
+fn killed_midway_and_resumed_gives_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(
+        &fixtures().join("submissions"),
+        &subs,
+        &[
+            "correct",
+            "wrong_type",
+            "open_list",
+            "exit_whowins",
+            "syntax_error",
+            "missing_dualboard",
+        ],
+    );
+    let args = |out: &Path| {
+        let mut c = salgrade();
+        c.args(["grade", "--cases", "2", "--jobs", "1", "--out-dir"])
+            .arg(out)
+            .arg(&subs);
+        c
+    };
+    let whole = args(&dir.path().join("whole")).output().unwrap();
+
+    let out = dir.path().join("killed");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("salgrade"))
+        .args(["grade", "--cases", "2", "--jobs", "1", "--out-dir"])
+        .arg(&out)
+        .arg(&subs)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    // Wait for two finished students (header + 2 lines), then SIGKILL.
+    loop {
+        let lines = std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 3 {
+            break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("grading ended before it could be killed: {status}");
+        }
+        std::thread::yield_now();
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert!(kept < 6, "the kill came too late to test anything");
+
+    let resumed = args(&out).arg("--resume").output().unwrap();
+    assert!(
+        stderr_of(&resumed).contains("resuming"),
+        "{}",
+        stderr_of(&resumed)
+    );
+    assert_eq!(stdout_of(&resumed), stdout_of(&whole));
+    assert_eq!(resumed.status.code(), whole.status.code());
+}
+
+#[test]
+fn an_empty_folder_is_a_setup_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = salgrade().arg("grade").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("holds no submissions"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_bad_rubric_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let rubric = dir.path().join("rubric.toml");
+    std::fs::write(&rubric, "[points]\nwillfinsh = 10\n").unwrap();
+    let out = salgrade()
+        .args(["grade", "--rubric"])
+        .arg(&rubric)
+        .arg(fixtures().join("submissions"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("rubric.toml") && err.contains("willfinsh"),
+        "{err}"
+    );
+}

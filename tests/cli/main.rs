@@ -1,0 +1,51 @@
+//! Integration tests over the real binary, one module per command.
+
+mod check;
+mod generate;
+mod grade;
+mod reference;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub(crate) fn salgrade() -> Command {
+    let mut cmd = Command::cargo_bin("salgrade").expect("the binary is built");
+    cmd.env_remove("RUST_LOG");
+    cmd
+}
+
+pub(crate) fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+pub(crate) fn submission(name: &str) -> PathBuf {
+    fixtures().join("submissions").join(name)
+}
+
+#[track_caller]
+pub(crate) fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[track_caller]
+pub(crate) fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Processes whose command line mentions `needle` (the sandbox leaves none).
+pub(crate) fn processes_matching(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if text.contains(needle) && !text.contains("cargo") {
+                found.push(format!("{}: {text}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
