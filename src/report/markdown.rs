@@ -1,6 +1,6 @@
 //! `--format markdown`: the score table as a Markdown table.
 
-use super::{Report, cell, points};
+use super::{Report, cell, function_cells, points};
 
 fn escape(s: &str) -> String {
     s.replace('|', "\\|")
@@ -17,11 +17,7 @@ pub(crate) fn render(report: &Report) -> String {
         "---|".repeat(report.functions.len())
     ));
     for s in &report.students {
-        let cells: Vec<String> = report
-            .functions
-            .iter()
-            .map(|f| s.functions.get(f).map(cell).unwrap_or_else(|| "-".into()))
-            .collect();
+        let cells = function_cells(report, s, cell);
         let rules = if s.penalty > 0.0 {
             format!("-{}", points(s.penalty))
         } else {

@@ -94,6 +94,32 @@ pub(crate) fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>>
     })
 }
 
+/// The score-table header: student, the functions, then `tail`.
+pub(crate) fn header(report: &Report, tail: &[&str]) -> Vec<String> {
+    let mut h = vec!["student".to_owned()];
+    h.extend(report.functions.iter().cloned());
+    h.extend(tail.iter().map(|t| (*t).to_owned()));
+    h
+}
+
+/// One row of per-function cells, `-` where a function has no score.
+pub(crate) fn function_cells(
+    report: &Report,
+    s: &StudentReport,
+    cell: impl Fn(&FunctionScore) -> String,
+) -> Vec<String> {
+    report
+        .functions
+        .iter()
+        .map(|f| {
+            s.functions
+                .get(f)
+                .map(&cell)
+                .unwrap_or_else(|| "-".to_owned())
+        })
+        .collect()
+}
+
 /// A function's cell: `passed/total points`.
 pub(crate) fn cell(f: &FunctionScore) -> String {
     format!("{}/{} {}", f.passed, f.total, points(f.points))

@@ -3,24 +3,14 @@
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use super::{Report, cell, points};
+use super::{Report, cell, function_cells, header, points};
 
 pub(crate) fn render(report: &Report) -> String {
     let mut b = Builder::default();
-    let mut header = vec!["student".to_owned()];
-    header.extend(report.functions.iter().cloned());
-    header.extend(["rules".to_owned(), "total".to_owned()]);
-    b.push_record(header);
+    b.push_record(header(report, &["rules", "total"]));
     for s in &report.students {
         let mut row = vec![s.student.clone()];
-        for f in &report.functions {
-            row.push(
-                s.functions
-                    .get(f)
-                    .map(cell)
-                    .unwrap_or_else(|| "-".to_owned()),
-            );
-        }
+        row.extend(function_cells(report, s, cell));
         row.push(if s.penalty > 0.0 {
             format!("-{}", points(s.penalty))
         } else {

@@ -113,30 +113,25 @@ pub(crate) fn launch(
 ) -> Launch {
     let uid = SANDBOX_UID_BASE + slot as u32;
     let driver_args = [driver, "3", "4"];
+    let plain = || {
+        let mut command = Command::new(&python.executable);
+        command
+            .args(["-I", "-S"])
+            .args(driver_args)
+            .current_dir(dir)
+            .env_clear()
+            .envs(ENV.iter().copied());
+        command
+    };
     match kind {
-        SandboxKind::None => {
-            let mut command = Command::new(&python.executable);
-            command
-                .args(["-I", "-S"])
-                .args(driver_args)
-                .current_dir(dir)
-                .env_clear()
-                .envs(ENV.iter().copied());
-            Launch {
-                command,
-                limits: None,
-                identity: None,
-                sweep_uid: None,
-            }
-        }
+        SandboxKind::None => Launch {
+            command: plain(),
+            limits: None,
+            identity: None,
+            sweep_uid: None,
+        },
         SandboxKind::Rlimit => {
-            let mut command = Command::new(&python.executable);
-            command
-                .args(["-I", "-S"])
-                .args(driver_args)
-                .current_dir(dir)
-                .env_clear()
-                .envs(ENV.iter().copied());
+            let command = plain();
             let drop = super::unix::is_root() && world_reachable(&python.executable);
             let identity = drop.then_some(Identity { uid, gid: uid });
             Launch {

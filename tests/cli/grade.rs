@@ -49,17 +49,21 @@ fn student<'a>(report: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {name}"))
 }
 
+fn failing(s: &Value) -> Vec<&Value> {
+    s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] != "pass")
+        .collect()
+}
+
 /// `name`'s failing cases are all in `function` with `verdict`; every other
 /// function has full marks.
 #[track_caller]
 fn fails_only(name: &str, function: &str, verdict: &str) {
     let s = student(&cohort().report, name);
-    let failing: Vec<&Value> = s["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["verdict"] != "pass")
-        .collect();
+    let failing = failing(s);
     assert!(!failing.is_empty(), "{name} should fail {function}");
     for c in &failing {
         assert_eq!(c["function"], function, "{name}: {c}");
@@ -141,12 +145,7 @@ fn import_failures_name_the_reason() {
 #[test]
 fn recursion_shows_on_large_boards_only() {
     let s = student(&cohort().report, "recursion");
-    let failing: Vec<&Value> = s["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["verdict"] != "pass")
-        .collect();
+    let failing = failing(s);
     assert!(!failing.is_empty());
     for c in failing {
         assert_eq!(c["verdict"], "exception");
