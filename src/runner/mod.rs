@@ -66,8 +66,6 @@ pub(crate) struct SubmissionRun {
     pub outcomes: Vec<RawOutcome>,
     pub stdout: Captured,
     pub stderr: Captured,
-    /// Processes started, including restarts after timeouts and crashes.
-    pub processes: u32,
 }
 
 /// Runs `cases` against `source` (the student's file contents).
@@ -101,7 +99,6 @@ pub(crate) fn run_submission(
         outcomes: Vec::with_capacity(cases.len()),
         stdout: Captured::default(),
         stderr: Captured::default(),
-        processes: 0,
     };
     let mut current: Option<(Session, BTreeMap<String, bool>)> = None;
     let mut broken: Option<ImportProblem> = None;
@@ -170,7 +167,6 @@ fn start(
     slot: usize,
     run: &mut SubmissionRun,
 ) -> Result<Result<Ready, ImportProblem>, SessionError> {
-    run.processes += 1;
     let (mut session, started) = Session::start(cfg, files, DRIVER_NAME, slot)?;
     let problem = match started {
         Started::Ready { functions } => return Ok(Ok((session, functions))),

@@ -83,16 +83,8 @@ impl Death {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum Hello {
-    Ready {
-        /// The interpreter's version, as the driver saw it.
-        #[serde(default)]
-        #[expect(dead_code, reason = "part of the wire format; kept for diagnostics")]
-        python: String,
-        functions: BTreeMap<String, bool>,
-    },
-    ImportFailed {
-        error: serde_json::Value,
-    },
+    Ready { functions: BTreeMap<String, bool> },
+    ImportFailed { error: serde_json::Value },
 }
 
 /// How starting a session went.
@@ -233,10 +225,7 @@ impl Session {
         };
         let started = match session.next_message(cfg.import_timeout) {
             Ok(line) => match serde_json::from_str::<Hello>(&line) {
-                Ok(Hello::Ready {
-                    functions,
-                    python: _,
-                }) => Started::Ready { functions },
+                Ok(Hello::Ready { functions }) => Started::Ready { functions },
                 Ok(Hello::ImportFailed { error }) => {
                     session.end();
                     Started::ImportFailed(error)
@@ -345,7 +334,8 @@ impl Session {
         // The drains finish once every writer of the pipes is gone; a short
         // wait lets them catch up with the last bytes after a kill.
         let settle = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < settle && std::sync::Arc::strong_count(&self.stdout) > 1 {
+        let draining = |s: &Shared| std::sync::Arc::strong_count(s) > 1;
+        while Instant::now() < settle && (draining(&self.stdout) || draining(&self.stderr)) {
             std::thread::sleep(Duration::from_millis(2));
         }
         let get = |s: &Shared| s.lock().map(|c| c.clone()).unwrap_or_default();
