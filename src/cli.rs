@@ -33,6 +33,11 @@ pub(crate) enum Command {
         after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook."
     )]
     Check(CheckArgs),
+    /// Check one file against the handout's rule: no lists, tuples, sets or dicts outside `salb2salbLL`.
+    #[command(
+        after_help = "Example:\n  salgrade lint salbLLfunctions.py\n\nExits 0 when the file keeps the rule, 1 when it does not (or cannot be parsed). The file is parsed, never run."
+    )]
+    Lint(LintArgs),
     /// Write a case file (inputs and expected outputs) for a seed.
     #[command(after_help = "Example:\n  salgrade gen --seed 1 --cases 30 -o cases.json")]
     Gen(GenArgs),
@@ -84,15 +89,22 @@ impl From<ReadingArg> for Reading {
     }
 }
 
-/// How student code is run.
+/// Which interpreter and sandbox run student code (and the rule checker).
 #[derive(Debug, Args, Clone)]
-pub(crate) struct RunArgs {
+pub(crate) struct SandboxArgs {
     /// The Python interpreter; default `python3` on PATH, resolved to the real executable once.
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
     /// The sandbox backend; default `bwrap` where bubblewrap works, else `rlimit`.
     #[arg(long, value_enum)]
     pub sandbox: Option<SandboxKind>,
+}
+
+/// How student code is run.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct RunArgs {
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// The shortest deadline a case gets, in milliseconds (default 300).
     #[arg(long, value_name = "MS", default_value_t = 300)]
     pub timeout_floor_ms: u64,
@@ -155,6 +167,25 @@ pub(crate) struct CheckArgs {
     pub cases: CaseArgs,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LintArgs {
+    /// The student's `salbLLfunctions.py`.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+    /// `text` for people (default), `json` for CI.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum LintFormat {
+    /// `FILE:LINE:COLUMN: function: construct`, then the line of source.
+    Text,
+    /// One JSON object (see the README).
+    Json,
 }
 
 #[derive(Debug, Args)]

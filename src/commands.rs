@@ -12,9 +12,13 @@ use anyhow::{Context, bail};
 use salgrade_reference::{Board, Reading, a48};
 
 use crate::assignment::{Assignment, GenSettings, a48::A48};
-use crate::cli::{CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, Question, RefArgs, RunArgs};
+use crate::cli::{
+    CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat, Question, RefArgs,
+    RunArgs, SandboxArgs,
+};
 use crate::discover::{self, Submission};
 use crate::engine::{self, CaseSource, DeadlinePolicy, Engine};
+use crate::grading::lint;
 use crate::grading::rubric::{DEFAULT_RUBRIC_TOML, Rubric};
 use crate::journal::{self, Journal};
 use crate::report::{self, Report, StudentReport, feedback};
@@ -38,12 +42,23 @@ fn case_source(args: &CaseArgs) -> CaseSource {
     }
 }
 
-fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
+/// The interpreter and sandbox with default limits.
+fn sandbox_config(args: &SandboxArgs) -> anyhow::Result<RunnerConfig> {
     let python = engine::resolve_python(args.python.as_deref())?;
     let (sandbox, note) = engine::choose_sandbox(args.sandbox)?;
     if let Some(note) = note {
         eprintln!("note: {note}");
     }
+    Ok(RunnerConfig {
+        python,
+        sandbox,
+        limits: Limits::default(),
+        import_timeout: Duration::from_secs(5),
+        output_cap: 64 * 1024,
+    })
+}
+
+fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
     if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
         bail!(
             "`--timeout-multiplier` must be at least 1, not {}",
@@ -51,8 +66,6 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
         );
     }
     Ok(RunnerConfig {
-        python,
-        sandbox,
         limits: Limits {
             memory_mb: args.memory_mb,
             cpu_seconds: args.cpu_seconds,
@@ -61,6 +74,7 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
         },
         import_timeout: Duration::from_millis(args.import_timeout_ms),
         output_cap: args.output_cap,
+        ..sandbox_config(&args.sandbox)?
     })
 }
 
@@ -98,6 +112,10 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .iter()
             .map(|f| (*f).to_owned())
             .collect(),
+        rule: engine
+            .assignment
+            .container_rule()
+            .map(|r| r.summary.to_owned()),
         students,
     }
 }
@@ -344,15 +362,82 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;
     let full = s.full_marks();
+    let all_pass = s.cases.iter().all(|c| c.verdict.passed());
+    let clean = s.violations.is_empty();
     let report = report_of(&engine, vec![s]);
     let mut text = feedback::render(&report, &report.students[0]);
-    text.push_str(if full {
-        "\nAll cases pass.\n"
-    } else {
-        "\nSome cases fail: the smallest failing case of each function is shown above.\n"
+    text.push_str(match (all_pass, clean) {
+        (true, true) => "\nAll cases pass.\n",
+        (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
+        (false, _) => {
+            "\nSome cases fail: the smallest failing case of each function is shown above.\n"
+        }
     });
     Output::Stdout.write(text.as_bytes())?;
     Ok(if full { SUCCESS } else { SOME_FAILED })
+}
+
+pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
+    let assignment = assignment();
+    let source = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read `{}`", args.file.display()))?;
+    let runner = sandbox_config(&args.sandbox)?;
+    let checked = engine::check_rule(&runner, assignment, &source, 0)?;
+    let name = args.file.display().to_string();
+    let text = match args.format {
+        LintFormat::Json => {
+            let (violations, unreadable) = match &checked {
+                Ok(v) => (v.as_slice(), None),
+                Err(why) => (&[][..], Some(why)),
+            };
+            let offending: Vec<&str> = lint::offending_functions(violations).into_iter().collect();
+            let mut v = serde_json::to_vec_pretty(&serde_json::json!({
+                "file": name,
+                "rule": assignment.container_rule().map(|r| r.summary),
+                "unreadable": unreadable,
+                "offending_functions": offending,
+                "violations": violations,
+            }))?;
+            v.push(b'\n');
+            v
+        }
+        LintFormat::Text => lint_text(&name, &checked).into_bytes(),
+    };
+    Output::Stdout.write(&text)?;
+    Ok(match checked {
+        Ok(v) if v.is_empty() => SUCCESS,
+        _ => SOME_FAILED,
+    })
+}
+
+/// Compiler-style lines a terminal or an editor can jump to.
+fn lint_text(name: &str, checked: &Result<Vec<lint::Violation>, String>) -> String {
+    let violations = match checked {
+        Err(why) => return format!("{name}: cannot be checked: {why}\n"),
+        Ok(v) if v.is_empty() => {
+            return format!("{name}: no list, tuple, set or dict outside `salb2salbLL`\n");
+        }
+        Ok(v) => v,
+    };
+    let mut out = String::new();
+    for v in violations {
+        out.push_str(&format!(
+            "{name}:{}:{}: {}: {}\n    {}\n",
+            v.line,
+            v.column,
+            v.place(),
+            v.construct,
+            v.source
+        ));
+    }
+    let offending: Vec<&str> = lint::offending_functions(violations).into_iter().collect();
+    out.push_str(&format!(
+        "{} finding(s), charged to {} graded function(s): {}\n",
+        violations.len(),
+        offending.len(),
+        offending.join(", ")
+    ));
+    out
 }
 
 pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {

@@ -17,6 +17,7 @@ use salgrade_reference::CaseFile;
 
 use crate::assignment::{Assignment, GenSettings};
 use crate::discover::Submission;
+use crate::grading::lint::{self, Violation};
 use crate::grading::verdict::{Verdict, VerdictKind};
 use crate::grading::{self, rubric::Rubric};
 use crate::report::StudentReport;
@@ -102,6 +103,26 @@ pub(crate) fn choose_sandbox(
             Some("bubblewrap (`bwrap`) is not available here, so student code runs with resource limits only (`--sandbox rlimit`); see the README's security model".to_owned()),
         )),
     }
+}
+
+/// Checks `source` against the assignment's container rule, in the sandbox.
+/// `Ok(Err(why))` when the file cannot be checked (a syntax error); no rule
+/// means no violations.
+pub(crate) fn check_rule(
+    runner: &RunnerConfig,
+    assignment: &dyn Assignment,
+    source: &[u8],
+    slot: usize,
+) -> anyhow::Result<Result<Vec<Violation>, String>> {
+    let Some(rule) = assignment.container_rule() else {
+        return Ok(Ok(Vec::new()));
+    };
+    let run = runner::lint_source(runner, &rule, assignment.student_file(), source, slot)
+        .context("cannot run the rule checker")?;
+    Ok(match run {
+        runner::LintRun::Findings(findings) => lint::parse_findings(&findings),
+        runner::LintRun::Unreadable(why) => Err(why),
+    })
 }
 
 /// Reads and checks a case file.
@@ -202,10 +223,19 @@ impl Engine {
             .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string());
         let mut warnings = sub.warnings.clone();
         let (mut stdout, mut stderr) = (String::new(), String::new());
+        let mut violations = Vec::new();
+        let mut rule_checked = false;
         let results = match (&sub.file, &sub.problem) {
             (Some(file), None) => {
                 let source = std::fs::read(file)
                     .with_context(|| format!("cannot read `{}`", file.display()))?;
+                match check_rule(&self.runner, self.assignment, &source, slot)? {
+                    Ok(found) => {
+                        violations = found;
+                        rule_checked = true;
+                    }
+                    Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
+                }
                 let run = runner::run_submission(
                     &self.runner,
                     self.assignment,
@@ -240,8 +270,7 @@ impl Engine {
                     .collect()
             }
         };
-        let violations = Vec::new();
-        let offending = 0;
+        let offending = lint::offending_functions(&violations).len();
         let (functions, score, max_score) =
             grading::score(self.assignment, &self.rubric, cases, &results, offending);
         Ok(StudentReport {
@@ -253,6 +282,7 @@ impl Engine {
             cases: results,
             penalty: self.rubric.penalty(offending),
             violations,
+            rule_checked,
             warnings,
             stdout,
             stderr,

@@ -17,6 +17,7 @@ use salgrade_reference::{A48Expected, A48Function, A48Input, Board, Case, CaseFi
 
 use super::{Assignment, GenSettings};
 use crate::grading::verdict::{Verdict, VerdictKind};
+use crate::runner::ContainerRule;
 
 pub(crate) struct A48;
 
@@ -348,5 +349,13 @@ impl Assignment for A48 {
             _ => {}
         }
         s
+    }
+
+    fn container_rule(&self) -> Option<ContainerRule> {
+        Some(ContainerRule {
+            checked: &["willfinish", "whowins", "dualboard"],
+            exempt: &["salb2salbLL"],
+            summary: "The handout forbids lists, tuples, sets and dicts in every function but `salb2salbLL`, and in every helper the other three call.",
+        })
     }
 }

@@ -10,7 +10,7 @@ pub(crate) mod a48;
 use salgrade_reference::{Case, CaseFile, Reading};
 
 use crate::grading::verdict::{Verdict, VerdictKind};
-use crate::runner::{ImportProblem, RawOutcome};
+use crate::runner::{ContainerRule, ImportProblem, RawOutcome};
 
 /// Settings for generating a case set.
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +44,10 @@ pub(crate) trait Assignment: Sync {
     fn case_size(&self, case: &Case) -> u64;
     /// The case's input described for a person (board, step sizes).
     fn describe_input(&self, case: &Case) -> String;
+    /// The handout's ban on containers, if it has one.
+    fn container_rule(&self) -> Option<ContainerRule> {
+        None
+    }
 }
 
 /// Judges a raw outcome: the parts every assignment shares, then the answer.

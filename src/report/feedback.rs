@@ -102,17 +102,16 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
             "\n## Rule violations (-{} points)\n",
             points(s.penalty)
         );
-        let _ = writeln!(
-            out,
-            "The handout forbids lists, tuples, sets and dicts outside `salb2salbLL`.\n"
-        );
+        if let Some(rule) = &report.rule {
+            let _ = writeln!(out, "{rule}\n");
+        }
         for v in &s.violations {
             let _ = writeln!(
                 out,
-                "- line {}:{} in `{}`: {} — `{}`",
+                "- line {}, column {}, in `{}`: {}\n  `{}`",
                 v.line,
                 v.column,
-                v.function,
+                v.place(),
                 v.construct,
                 v.source.trim()
             );

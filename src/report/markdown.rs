@@ -1,6 +1,6 @@
 //! `--format markdown`: the score table as a Markdown table.
 
-use super::{Report, cell, function_cells, points};
+use super::{Report, cell, function_cells, points, rules_cell};
 
 fn escape(s: &str) -> String {
     s.replace('|', "\\|")
@@ -18,11 +18,7 @@ pub(crate) fn render(report: &Report) -> String {
     ));
     for s in &report.students {
         let cells = function_cells(report, s, cell);
-        let rules = if s.penalty > 0.0 {
-            format!("-{}", points(s.penalty))
-        } else {
-            "ok".into()
-        };
+        let rules = rules_cell(s);
         out.push_str(&format!(
             "| {} | {} | {} | {}/{} |\n",
             escape(&s.student),

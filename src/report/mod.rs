@@ -13,6 +13,7 @@ use clap::ValueEnum;
 use salgrade_reference::Reading;
 use serde::{Deserialize, Serialize};
 
+use crate::grading::lint::Violation;
 use crate::grading::{CaseResult, FunctionScore};
 
 /// The whole run. `--format json` writes exactly this (schema in the README).
@@ -26,6 +27,9 @@ pub(crate) struct Report {
     /// Cases each student was graded on.
     pub case_count: usize,
     pub functions: Vec<String>,
+    /// The assignment's rule on constructs, in one sentence, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     pub students: Vec<StudentReport>,
 }
 
@@ -44,6 +48,9 @@ pub(crate) struct StudentReport {
     pub violations: Vec<Violation>,
     #[serde(default)]
     pub penalty: f64,
+    /// Whether the rule checker could read the file (not, on a syntax error).
+    #[serde(default = "yes")]
+    pub rule_checked: bool,
     pub warnings: Vec<String>,
     /// The start of what the submission printed (capped).
     #[serde(default)]
@@ -56,16 +63,6 @@ impl StudentReport {
     pub(crate) fn full_marks(&self) -> bool {
         self.score >= self.max_score && self.max_score > 0.0
     }
-}
-
-/// A use of a forbidden construct (the handout's no-containers rule).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Violation {
-    pub function: String,
-    pub line: u32,
-    pub column: u32,
-    pub construct: String,
-    pub source: String,
 }
 
 /// The formats `grade --format` writes.
@@ -123,6 +120,23 @@ pub(crate) fn function_cells(
 /// A function's cell: `passed/total points`.
 pub(crate) fn cell(f: &FunctionScore) -> String {
     format!("{}/{} {}", f.passed, f.total, points(f.points))
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The rules column: the penalty, `ok`, or why there is neither.
+pub(crate) fn rules_cell(s: &StudentReport) -> String {
+    if s.penalty > 0.0 {
+        format!("-{}", points(s.penalty))
+    } else if !s.violations.is_empty() {
+        format!("{} found", s.violations.len())
+    } else if !s.rule_checked {
+        "n/a".to_owned()
+    } else {
+        "ok".to_owned()
+    }
 }
 
 /// Points without a needless `.0`.

@@ -3,7 +3,7 @@
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use super::{Report, cell, function_cells, header, points};
+use super::{Report, cell, function_cells, header, points, rules_cell};
 
 pub(crate) fn render(report: &Report) -> String {
     let mut b = Builder::default();
@@ -11,11 +11,7 @@ pub(crate) fn render(report: &Report) -> String {
     for s in &report.students {
         let mut row = vec![s.student.clone()];
         row.extend(function_cells(report, s, cell));
-        row.push(if s.penalty > 0.0 {
-            format!("-{}", points(s.penalty))
-        } else {
-            "ok".to_owned()
-        });
+        row.push(rules_cell(s));
         row.push(format!("{}/{}", points(s.score), points(s.max_score)));
         b.push_record(row);
     }

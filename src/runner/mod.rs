@@ -9,6 +9,7 @@
 //! retried once in a fresh process before it is believed.
 
 pub(crate) mod capture;
+pub(crate) mod lint;
 pub(crate) mod sandbox;
 pub(crate) mod session;
 pub(crate) mod unix;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::assignment::Assignment;
 use capture::Captured;
+pub(crate) use lint::{ContainerRule, LintRun, lint_source};
 use salgrade_reference::Case;
 pub(crate) use sandbox::{Limits, Python, SandboxKind};
 use session::{CallEnd, Session, SessionFile, Started};

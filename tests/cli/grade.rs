@@ -90,6 +90,7 @@ fn correct_submissions_get_full_marks() {
         "correct",
         "correct_separate_reading",
         "correct_slow",
+        "correct_helpers",
         "closes_fds",
         "fake_protocol",
         "forks_sleeper",
@@ -118,6 +119,52 @@ fn each_failure_class_gets_its_verdict() {
     fails_only("shares_input", "dualboard", "shares_input");
     fails_only("open_list", "salb2salbLL", "invalid_structure");
     fails_only("wrong_type", "willfinish", "wrong_type");
+}
+
+#[test]
+fn rule_violations_cost_the_rubric_penalty_and_are_explained() {
+    let s = student(&cohort().report, "uses_containers");
+    assert!(failing(s).is_empty(), "every answer is right: {s:#}");
+    assert_eq!(s["penalty"], 15.0);
+    assert_eq!(s["score"], 85.0);
+    let violations = s["violations"].as_array().unwrap();
+    assert!(violations.iter().any(|v| v["construct"] == "`set()` call"
+        && v["line"] == 21
+        && v["graded"] == serde_json::json!(["willfinish", "whowins"])));
+    let clean = student(&cohort().report, "correct_helpers");
+    assert_eq!(clean["violations"], serde_json::json!([]));
+    let text =
+        std::fs::read_to_string(cohort().feedback.path().join("uses_containers.md")).unwrap();
+    assert!(
+        text.contains("## Rule violations (-15 points)")
+            && text.contains(
+                "line 21, column 12, in `finish_move (reached from willfinish, whowins)`"
+            ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_rubric_can_turn_the_penalty_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(&fixtures().join("submissions"), &subs, &["uses_containers"]);
+    let rubric = dir.path().join("rubric.toml");
+    std::fs::write(&rubric, "[penalties]\nrule_violation_cap = 0\n").unwrap();
+    let out = salgrade()
+        .args(["grade", "--cases", "1", "--format", "json", "--rubric"])
+        .arg(&rubric)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = student(&report, "uses_containers");
+    assert_eq!(s["penalty"], 0.0, "{}", stderr_of(&out));
+    assert_eq!(s["score"], 100.0);
+    assert!(!s["violations"].as_array().unwrap().is_empty());
+    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 mod check;
 mod generate;
 mod grade;
+mod lint;
 mod reference;
 
 use std::path::{Path, PathBuf};

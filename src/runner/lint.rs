@@ -1,0 +1,82 @@
+//! Runs the rule checker (`lint.py`) on a student's file, in the sandbox and
+//! under the interpreter that runs the student's code, so the file is parsed
+//! exactly as it will be run. The checker never imports the student's module.
+
+use std::time::Duration;
+
+use super::session::{CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
+
+const CHECKER_NAME: &str = "_salgrade_lint.py";
+const CHECKER_PY: &str = include_str!("lint.py");
+/// Parsing even a very large file takes well under a second.
+const CHECK_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What the checker is asked to enforce.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContainerRule {
+    /// The functions (and everything they call) that must not use containers.
+    pub checked: &'static [&'static str],
+    /// Functions that may, and are not followed into.
+    pub exempt: &'static [&'static str],
+    /// The rule in one sentence, for reports.
+    pub summary: &'static str,
+}
+
+/// How checking one file went.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LintRun {
+    /// The checker's `findings` array (possibly empty).
+    Findings(serde_json::Value),
+    /// The file could not be checked (a syntax error, most often).
+    Unreadable(String),
+}
+
+pub(crate) fn lint_source(
+    cfg: &RunnerConfig,
+    rule: &ContainerRule,
+    student_file: &str,
+    source: &[u8],
+    slot: usize,
+) -> Result<LintRun, SessionError> {
+    super::unix::become_subreaper();
+    let files = [
+        SessionFile {
+            name: student_file,
+            contents: source,
+        },
+        SessionFile {
+            name: CHECKER_NAME,
+            contents: CHECKER_PY.as_bytes(),
+        },
+    ];
+    let (mut session, started) = Session::start(cfg, &files, CHECKER_NAME, slot)?;
+    let failed = |why: String| Ok(LintRun::Unreadable(why));
+    match started {
+        Started::Ready { .. } => {}
+        Started::ImportFailed(e) => return failed(format!("the checker failed to start: {e}")),
+        Started::ImportTimedOut => return failed("the checker did not start in time".to_owned()),
+        Started::Died(d) => return failed(format!("the checker {}", d.describe())),
+    }
+    let request = serde_json::json!({
+        "type": "lint",
+        "file": student_file,
+        "checked": rule.checked,
+        "exempt": rule.exempt,
+    });
+    let run = match session.call(&request, CHECK_DEADLINE) {
+        CallEnd::Answered { message, .. } => match message["type"].as_str() {
+            Some("linted") => LintRun::Findings(message["findings"].clone()),
+            Some("unreadable") => {
+                LintRun::Unreadable(message["error"].as_str().unwrap_or("unreadable").to_owned())
+            }
+            _ => LintRun::Unreadable(format!("the checker sent an unexpected answer: {message}")),
+        },
+        CallEnd::TimedOut => LintRun::Unreadable(format!(
+            "the checker took longer than {} s",
+            CHECK_DEADLINE.as_secs()
+        )),
+        CallEnd::Died(d) => LintRun::Unreadable(format!("the checker {}", d.describe())),
+    };
+    session.end();
+    Ok(run)
+}

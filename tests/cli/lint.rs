@@ -1,0 +1,142 @@
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::{fixtures, stderr_of, stdout_of, submission};
+
+fn lint_json(file: &Path) -> (Option<i32>, Value) {
+    let out = crate::salgrade()
+        .args(["lint", "--format", "json"])
+        .arg(file)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout_of(&out), stderr_of(&out)));
+    (out.status.code(), json)
+}
+
+/// `(line, construct)` pairs from the file's `# expect:` comments.
+fn expectations(file: &Path) -> BTreeSet<(u64, String)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut want = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some((_, list)) = line.split_once("# expect: ") {
+            for construct in list.split(" | ") {
+                want.insert((i as u64 + 1, construct.trim().to_owned()));
+            }
+        }
+    }
+    want
+}
+
+#[test]
+fn every_construct_is_reported_where_the_fixture_says_and_nowhere_else() {
+    let file = fixtures().join("lint/every_construct.py");
+    let (code, json) = lint_json(&file);
+    assert_eq!(code, Some(1));
+    let got: BTreeSet<(u64, String)> = json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["line"].as_u64().unwrap(),
+                v["construct"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want = expectations(&file);
+    assert!(want.len() > 40, "the fixture lost its markers");
+    let missed: Vec<_> = want.difference(&got).collect();
+    let extra: Vec<_> = got.difference(&want).collect();
+    assert!(
+        missed.is_empty() && extra.is_empty(),
+        "missed {missed:?}\nextra {extra:?}"
+    );
+    assert_eq!(
+        json["offending_functions"],
+        serde_json::json!(["dualboard", "whowins", "willfinish"])
+    );
+}
+
+#[test]
+fn findings_name_the_function_the_chain_and_the_source() {
+    let (_, json) = lint_json(&fixtures().join("lint/every_construct.py"));
+    let split = json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["construct"] == "`.split()` (returns a list)")
+        .unwrap();
+    assert_eq!(split["function"], "deeper");
+    assert_eq!(
+        split["path"],
+        serde_json::json!(["whowins", "helper_far_away", "deeper"])
+    );
+    assert_eq!(split["graded"], serde_json::json!(["whowins"]));
+    assert_eq!(split["column"], 13);
+    assert_eq!(
+        split["source"],
+        "words = \"a b\".split()  # expect: `.split()` (returns a list)"
+    );
+    let method = json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["function"] == "Copier.__init__")
+        .unwrap();
+    assert_eq!(method["graded"], serde_json::json!(["dualboard"]));
+}
+
+#[test]
+fn clean_code_has_no_finding() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/python/salbLLfunctions.py");
+    for file in [
+        model,
+        submission("correct_helpers/salbLLfunctions.py"),
+        submission("correct/salbLLfunctions.py"),
+    ] {
+        let (code, json) = lint_json(&file);
+        assert_eq!(code, Some(0), "{}: {json:#}", file.display());
+        assert_eq!(json["violations"], serde_json::json!([]));
+    }
+}
+
+#[test]
+fn text_output_is_compiler_style_and_exit_1() {
+    let file = submission("uses_containers/salbLLfunctions.py");
+    let out = crate::salgrade().arg("lint").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("salbLLfunctions.py:21:12: finish_move (reached from willfinish, whowins): `set()` call\n    seen = set()"),
+        "{text}"
+    );
+    assert!(text.contains("charged to 3 graded function(s)"), "{text}");
+}
+
+#[test]
+fn unparsable_and_missing_files() {
+    let out = crate::salgrade()
+        .arg("lint")
+        .arg(submission("syntax_error/salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout_of(&out).contains("cannot be checked: SyntaxError"),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = crate::salgrade()
+        .args(["lint", "no/such/file.py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("no/such/file.py"),
+        "{}",
+        stderr_of(&out)
+    );
+}
