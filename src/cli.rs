@@ -123,6 +123,9 @@ pub(crate) struct RunArgs {
     /// Largest file a student process may write, in MiB (default 16).
     #[arg(long, value_name = "MIB", default_value_t = 16)]
     pub file_size_mb: u64,
+    /// Time per student for shrinking each failing function's smallest case to a minimal counterexample, in milliseconds; 0 turns it off (default 3000). Never changes a score.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub shrink_ms: u64,
     /// Bytes of stdout, and of stderr, kept per student (default 65536).
     #[arg(long, value_name = "BYTES", default_value_t = 65536)]
     pub output_cap: usize,

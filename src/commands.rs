@@ -94,6 +94,7 @@ fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::R
         case_file,
         deadlines: Vec::new(),
         rubric,
+        shrink_budget: Duration::from_millis(run.shrink_ms),
     };
     engine.calibrate(policy(run))?;
     Ok(engine)

@@ -10,14 +10,15 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use salgrade_reference::CaseFile;
+use salgrade_reference::{Case, CaseFile};
 
-use crate::assignment::{Assignment, GenSettings};
+use crate::assignment::{self, Assignment, GenSettings};
 use crate::discover::Submission;
 use crate::grading::lint::{self, Violation};
+use crate::grading::shrink::{self, Budget, Counterexample};
 use crate::grading::verdict::{Verdict, VerdictKind};
 use crate::grading::{self, rubric::Rubric};
 use crate::report::StudentReport;
@@ -47,7 +48,12 @@ pub(crate) struct Engine {
     pub case_file: CaseFile,
     pub deadlines: Vec<Duration>,
     pub rubric: Rubric,
+    /// Time per student for shrinking failures; zero turns shrinking off.
+    pub shrink_budget: Duration,
 }
+
+/// Candidates one shrink search may try, whatever its time budget.
+const MAX_SHRINK_TRIES: u32 = 2000;
 
 /// Finds the real interpreter behind `python3` (or `explicit`), once.
 pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> {
@@ -208,6 +214,51 @@ impl Engine {
         Ok(())
     }
 
+    /// Shrinks each function's smallest failure against the same student
+    /// process, within the per-student budget. Never scored.
+    fn shrink_failures(
+        &self,
+        runner: &mut runner::SubmissionRunner<'_>,
+        results: &[grading::CaseResult],
+    ) -> Vec<Counterexample> {
+        if self.shrink_budget.is_zero() {
+            return Vec::new();
+        }
+        let budget = Budget {
+            until: Instant::now() + self.shrink_budget,
+            max_tries: MAX_SHRINK_TRIES,
+        };
+        let cases = &self.case_file.cases;
+        let mut found = Vec::new();
+        for &function in self.assignment.functions() {
+            let smallest = results
+                .iter()
+                .zip(cases)
+                .zip(&self.deadlines)
+                .filter(|((r, _), _)| r.function == function && !r.verdict.passed())
+                .min_by_key(|((_, c), _)| self.assignment.case_size(c));
+            let Some(((result, case), &deadline)) = smallest else {
+                continue;
+            };
+            if !shrink::worth_shrinking(result.verdict.kind) {
+                continue;
+            }
+            let mut oracle = |candidate: &Case| {
+                let outcome = runner.run(candidate, deadline).ok()?;
+                Some(assignment::judge(self.assignment, candidate, &outcome))
+            };
+            found.push(shrink::shrink(
+                self.assignment,
+                self.case_file.reading,
+                case,
+                &result.verdict,
+                budget,
+                &mut oracle,
+            ));
+        }
+        found
+    }
+
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
     pub(crate) fn grade(
@@ -225,6 +276,7 @@ impl Engine {
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let mut violations = Vec::new();
         let mut rule_checked = false;
+        let mut counterexamples = Vec::new();
         let results = match (&sub.file, &sub.problem) {
             (Some(file), None) => {
                 let source = std::fs::read(file)
@@ -236,18 +288,19 @@ impl Engine {
                     }
                     Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
                 }
-                let run = runner::run_submission(
-                    &self.runner,
-                    self.assignment,
-                    &source,
-                    cases,
-                    &self.deadlines,
-                    slot,
-                )
-                .with_context(|| format!("cannot grade `{}`", file.display()))?;
-                stdout = run.stdout.excerpt();
-                stderr = run.stderr.excerpt();
-                grading::judge_all(self.assignment, cases, &run.outcomes)
+                let mut runner =
+                    runner::SubmissionRunner::new(&self.runner, self.assignment, &source, slot);
+                let context = || format!("cannot grade `{}`", file.display());
+                let mut outcomes = Vec::with_capacity(cases.len());
+                for (case, &deadline) in cases.iter().zip(&self.deadlines) {
+                    outcomes.push(runner.run(case, deadline).with_context(context)?);
+                }
+                let results = grading::judge_all(self.assignment, cases, &outcomes);
+                counterexamples = self.shrink_failures(&mut runner, &results);
+                let (out, err) = runner.finish();
+                stdout = out.excerpt();
+                stderr = err.excerpt();
+                results
             }
             (_, problem) => {
                 let why = problem
@@ -271,8 +324,13 @@ impl Engine {
             }
         };
         let offending = lint::offending_functions(&violations).len();
-        let (functions, score, max_score) =
+        let (mut functions, score, max_score) =
             grading::score(self.assignment, &self.rubric, cases, &results, offending);
+        for c in counterexamples {
+            if let Some(f) = functions.get_mut(&c.case.function) {
+                f.counterexample = Some(c);
+            }
+        }
         Ok(StudentReport {
             student: sub.student.clone(),
             file: rel,

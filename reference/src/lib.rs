@@ -12,8 +12,10 @@
 pub mod a48;
 pub mod board;
 pub mod case;
+pub mod explain;
 pub mod generate;
 pub mod python;
+pub mod shrink;
 
 pub use a48::{Player, Reading};
 pub use board::{Board, BoardProblem, InvalidBoard, Snadder, Square};

@@ -11,9 +11,12 @@
 
 use std::collections::BTreeSet;
 
+use salgrade_reference::case::a48_case;
 use salgrade_reference::case::a48_expected;
 use salgrade_reference::python::{MODEL_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY};
-use salgrade_reference::{A48Expected, A48Function, A48Input, Board, Case, CaseFile, generate};
+use salgrade_reference::{
+    A48Expected, A48Function, A48Input, Board, Case, CaseFile, Reading, explain, generate, shrink,
+};
 
 use super::{Assignment, GenSettings};
 use crate::grading::verdict::{Verdict, VerdictKind};
@@ -180,6 +183,18 @@ impl A48 {
             .take(5)
             .collect();
         let mut detail = Vec::new();
+        let got_pairs: Vec<(u32, u32)> = got.iter().map(|&(s, d)| (s as u32, d as u32)).collect();
+        if let Some((square, want, have)) = explain::first_wrong_node(board, &got_pairs) {
+            let says = |d: Option<u32>| match d {
+                Some(d) => format!("a snadder to square {d}"),
+                None => "no snadder".to_owned(),
+            };
+            detail.push(format!(
+                "first wrong node: node {square} should have {}, but has {}",
+                says(want),
+                says(have)
+            ));
+        }
         if !missing.is_empty() {
             detail.push(format!("missing {}", missing.join(", ")));
         }
@@ -195,6 +210,14 @@ impl A48 {
             )
         }
     }
+}
+
+fn indent(line: String) -> String {
+    format!("  {line}")
+}
+
+fn pairs(board: &Board) -> BTreeSet<(u64, u64)> {
+    shrink::pairs_of(board).into_iter().collect()
 }
 
 fn snadder_words(set: &BTreeSet<(u64, u64)>) -> String {
@@ -349,6 +372,74 @@ impl Assignment for A48 {
             _ => {}
         }
         s
+    }
+
+    fn shrink_candidates<'a>(
+        &'a self,
+        case: &'a Case,
+        reading: Reading,
+    ) -> Box<dyn Iterator<Item = Case> + 'a> {
+        let (Some(function), Some(input)) =
+            (A48Function::from_name(&case.function), input_of(case))
+        else {
+            return Box::new(std::iter::empty());
+        };
+        let root = case.id.split('~').next().unwrap_or(&case.id).to_owned();
+        let start = shrink::Input {
+            board: input.board,
+            args: input.args,
+        };
+        Box::new(shrink::candidates(start).filter_map(move |c| {
+            a48_case(
+                format!("{root}~shrunk"),
+                format!("shrunk from {root}"),
+                function,
+                A48Input {
+                    board: c.board,
+                    args: c.args,
+                },
+                reading,
+            )
+            .ok()
+        }))
+    }
+
+    fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>) {
+        let (Some(function), Some(input)) =
+            (A48Function::from_name(&case.function), input_of(case))
+        else {
+            return (Vec::new(), None);
+        };
+        let board = &input.board;
+        let mut lines = Vec::new();
+        match (function, input.args.as_slice()) {
+            (A48Function::Willfinish, [s]) => lines = explain::narrate_walk(board, *s),
+            (A48Function::Whowins, [s1, s2]) => {
+                lines.push(format!("Player 1, step size {s1}:"));
+                lines.extend(explain::narrate_walk(board, *s1).into_iter().map(indent));
+                lines.push(format!("Player 2, step size {s2}:"));
+                lines.extend(explain::narrate_walk(board, *s2).into_iter().map(indent));
+                lines.push(explain::whowins_reason(board, *s1, *s2));
+            }
+            (A48Function::Dualboard, _) => {
+                lines.push(format!(
+                    "The dual board reverses every snadder: {}.",
+                    snadder_words(&pairs(&board.dual()))
+                ));
+            }
+            (A48Function::Salb2salbLL, _) => {
+                lines.push(format!(
+                    "The list must have {} nodes in a circle, node i for square i, with {}.",
+                    board.squares(),
+                    snadder_words(&pairs(board))
+                ));
+            }
+            _ => {}
+        }
+        if verdict.kind == VerdictKind::ChangedInput {
+            lines.push("Your function must leave the input list as it found it.".to_owned());
+        }
+        (lines, explain::draw(board))
     }
 
     fn container_rule(&self) -> Option<ContainerRule> {

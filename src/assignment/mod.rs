@@ -44,6 +44,16 @@ pub(crate) trait Assignment: Sync {
     fn case_size(&self, case: &Case) -> u64;
     /// The case's input described for a person (board, step sizes).
     fn describe_input(&self, case: &Case) -> String;
+    /// Cases strictly smaller than `case` (same function, expected answers
+    /// from the reference), boldest first; empty when `case` is minimal.
+    fn shrink_candidates<'a>(
+        &'a self,
+        case: &'a Case,
+        reading: Reading,
+    ) -> Box<dyn Iterator<Item = Case> + 'a>;
+    /// What the reference does on `case`, in lines of words, and the input
+    /// drawn as text when it is small enough.
+    fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>);
     /// The handout's ban on containers, if it has one.
     fn container_rule(&self) -> Option<ContainerRule> {
         None

@@ -3,6 +3,7 @@
 
 pub(crate) mod lint;
 pub(crate) mod rubric;
+pub(crate) mod shrink;
 pub(crate) mod verdict;
 
 use std::collections::BTreeMap;
@@ -38,6 +39,9 @@ pub(crate) struct FunctionScore {
     /// The smallest failing case, shown to the student.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smallest_failure: Option<Failure>,
+    /// The smallest failure shrunk further against the student's code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<shrink::Counterexample>,
 }
 
 /// A failing case as a student sees it.
@@ -112,6 +116,7 @@ pub(crate) fn score(
                 points,
                 max_points,
                 smallest_failure,
+                counterexample: None,
             },
         );
     }

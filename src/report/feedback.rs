@@ -51,18 +51,46 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         );
     }
     for f in &report.functions {
-        let Some(fail) = s.functions.get(f).and_then(|x| x.smallest_failure.as_ref()) else {
+        let Some(score) = s.functions.get(f) else {
             continue;
         };
-        let v = &fail.verdict;
+        let Some(fail) = score.smallest_failure.as_ref() else {
+            continue;
+        };
+        let shown = score.counterexample.as_ref();
+        let v = shown.map_or(&fail.verdict, |c| &c.verdict);
         let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
         let _ = writeln!(out, "{}.\n", capitalise(v.kind.hint()));
-        let _ = writeln!(
-            out,
-            "Smallest failing case `{}` ({}):\n",
-            fail.case_id, fail.label
-        );
-        let _ = writeln!(out, "- input: {}", fail.input);
+        match shown {
+            Some(c) => {
+                let origin = format!("case `{}` ({})", c.from_case, fail.label);
+                let how = match (c.shrink_steps, c.minimal) {
+                    (0, true) => format!("{origin}; no smaller input fails"),
+                    (0, false) => {
+                        format!("{origin}; nothing smaller was found in the time allowed")
+                    }
+                    (k, true) => {
+                        format!("shrunk from {origin} in {k} step(s); no smaller input fails")
+                    }
+                    (k, false) => format!(
+                        "shrunk from {origin} in {k} step(s); shrinking stopped at its time limit"
+                    ),
+                };
+                let _ = writeln!(out, "Smallest failing input, {how}:\n");
+                if let Some(d) = &c.drawing {
+                    let _ = writeln!(out, "```text\n{}\n```\n", d.trim_end());
+                }
+                let _ = writeln!(out, "- input: {}", c.input);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "Smallest failing case `{}` ({}):\n",
+                    fail.case_id, fail.label
+                );
+                let _ = writeln!(out, "- input: {}", fail.input);
+            }
+        }
         if let Some(e) = &v.expected {
             let _ = writeln!(out, "- expected: {e}");
         }
@@ -74,6 +102,12 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         }
         if let Some(d) = &v.detail {
             let _ = writeln!(out, "\n```text\n{}\n```", d.trim_end());
+        }
+        if let Some(c) = shown.filter(|c| !c.explanation.is_empty()) {
+            let _ = writeln!(out, "\nWhat the reference does on this input:\n");
+            for line in &c.explanation {
+                let _ = writeln!(out, "    {line}");
+            }
         }
         let whowins_both =
             f == "whowins" && v.expected.as_deref().is_some_and(|e| e.contains(" or "));

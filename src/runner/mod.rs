@@ -66,7 +66,6 @@ pub(crate) enum RawOutcome {
 #[derive(Debug, Clone)]
 pub(crate) struct SubmissionRun {
     pub outcomes: Vec<RawOutcome>,
-    pub stdout: Captured,
     pub stderr: Captured,
 }
 
@@ -79,119 +78,159 @@ pub(crate) fn run_submission(
     deadlines: &[Duration],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
-    unix::become_subreaper();
-    let support = assignment.support_files();
-    let mut files: Vec<SessionFile<'_>> = support
-        .iter()
-        .map(|(name, text)| SessionFile {
-            name,
-            contents: text.as_bytes(),
-        })
-        .collect();
-    files.push(SessionFile {
-        name: assignment.student_file(),
-        contents: source,
-    });
-    files.push(SessionFile {
-        name: DRIVER_NAME,
-        contents: DRIVER_PY.as_bytes(),
-    });
-
-    let mut run = SubmissionRun {
-        outcomes: Vec::with_capacity(cases.len()),
-        stdout: Captured::default(),
-        stderr: Captured::default(),
-    };
-    let mut current: Option<(Session, BTreeMap<String, bool>)> = None;
-    let mut broken: Option<ImportProblem> = None;
-    let mut timeout_confirmed = false;
-
+    let mut runner = SubmissionRunner::new(cfg, assignment, source, slot);
+    let mut outcomes = Vec::with_capacity(cases.len());
     for (case, &deadline) in cases.iter().zip(deadlines) {
-        if let Some(problem) = &broken {
-            run.outcomes.push(RawOutcome::NotRun {
+        outcomes.push(runner.run(case, deadline)?);
+    }
+    let (_, stderr) = runner.finish();
+    Ok(SubmissionRun { outcomes, stderr })
+}
+
+/// One submission's cases, put one at a time to a driver process that is
+/// kept between cases (and replaced after a timeout or a death). Shrinking
+/// uses the same process for the cases it makes up as it goes.
+pub(crate) struct SubmissionRunner<'a> {
+    cfg: &'a RunnerConfig,
+    assignment: &'a dyn Assignment,
+    files: Vec<SessionFile<'a>>,
+    slot: usize,
+    current: Option<Ready>,
+    broken: Option<ImportProblem>,
+    timeout_confirmed: bool,
+    stdout: Captured,
+    stderr: Captured,
+}
+
+impl<'a> SubmissionRunner<'a> {
+    pub(crate) fn new(
+        cfg: &'a RunnerConfig,
+        assignment: &'a dyn Assignment,
+        source: &'a [u8],
+        slot: usize,
+    ) -> SubmissionRunner<'a> {
+        unix::become_subreaper();
+        let mut files: Vec<SessionFile<'a>> = assignment
+            .support_files()
+            .into_iter()
+            .map(|(name, text)| SessionFile {
+                name,
+                contents: text.as_bytes(),
+            })
+            .collect();
+        files.push(SessionFile {
+            name: assignment.student_file(),
+            contents: source,
+        });
+        files.push(SessionFile {
+            name: DRIVER_NAME,
+            contents: DRIVER_PY.as_bytes(),
+        });
+        SubmissionRunner {
+            cfg,
+            assignment,
+            files,
+            slot,
+            current: None,
+            broken: None,
+            timeout_confirmed: false,
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+        }
+    }
+
+    /// Puts one case to the submission. The first timeout of a submission is
+    /// retried once in a fresh process before it is believed.
+    pub(crate) fn run(
+        &mut self,
+        case: &Case,
+        deadline: Duration,
+    ) -> Result<RawOutcome, SessionError> {
+        if let Some(problem) = &self.broken {
+            return Ok(RawOutcome::NotRun {
                 problem: problem.clone(),
             });
-            continue;
         }
         let mut attempt = 0;
-        let outcome = loop {
+        loop {
             attempt += 1;
-            if current.is_none() {
-                match start(cfg, &files, slot, &mut run)? {
-                    Ok(ready) => current = Some(ready),
+            if self.current.is_none() {
+                match self.start()? {
+                    Ok(ready) => self.current = Some(ready),
                     Err(problem) => {
-                        broken = Some(problem.clone());
-                        break RawOutcome::NotRun { problem };
+                        self.broken = Some(problem.clone());
+                        return Ok(RawOutcome::NotRun { problem });
                     }
                 }
             }
-            let Some((session, functions)) = current.as_mut() else {
+            let Some((session, functions)) = self.current.as_mut() else {
                 unreachable!("started above")
             };
             if !functions.get(&case.function).copied().unwrap_or(false) {
-                break RawOutcome::Missing;
+                return Ok(RawOutcome::Missing);
             }
-            let request = assignment.request(case);
+            let request = self.assignment.request(case);
             match session.call(&request, deadline) {
                 CallEnd::Answered { message, wall } => {
-                    break RawOutcome::Answered {
+                    return Ok(RawOutcome::Answered {
                         message,
                         wall_ms: wall.as_millis() as u64,
-                    };
+                    });
                 }
                 CallEnd::TimedOut => {
-                    finish(&mut current, &mut run, cfg.output_cap);
-                    if timeout_confirmed || attempt > 1 {
-                        timeout_confirmed = true;
-                        break RawOutcome::TimedOut {
+                    self.end_session();
+                    if self.timeout_confirmed || attempt > 1 {
+                        self.timeout_confirmed = true;
+                        return Ok(RawOutcome::TimedOut {
                             limit_ms: deadline.as_millis() as u64,
                             retried: attempt > 1,
-                        };
+                        });
                     }
                 }
                 CallEnd::Died(death) => {
-                    finish(&mut current, &mut run, cfg.output_cap);
-                    break RawOutcome::Died { death };
+                    self.end_session();
+                    return Ok(RawOutcome::Died { death });
                 }
             }
-        };
-        run.outcomes.push(outcome);
+        }
     }
-    finish(&mut current, &mut run, cfg.output_cap);
-    Ok(run)
+
+    /// Ends the process and returns what the submission printed.
+    pub(crate) fn finish(mut self) -> (Captured, Captured) {
+        self.end_session();
+        (
+            std::mem::take(&mut self.stdout),
+            std::mem::take(&mut self.stderr),
+        )
+    }
+
+    fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
+        let (mut session, started) = Session::start(self.cfg, &self.files, DRIVER_NAME, self.slot)?;
+        let problem = match started {
+            Started::Ready { functions } => return Ok(Ok((session, functions))),
+            Started::ImportFailed(error) => ImportProblem::Raised { error },
+            Started::ImportTimedOut => ImportProblem::TimedOut {
+                limit_ms: self.cfg.import_timeout.as_millis() as u64,
+            },
+            Started::Died(death) => ImportProblem::Died { death },
+        };
+        session.end();
+        self.collect_output(&session);
+        Ok(Err(problem))
+    }
+
+    fn end_session(&mut self) {
+        if let Some((mut session, _)) = self.current.take() {
+            session.end();
+            self.collect_output(&session);
+        }
+    }
+
+    fn collect_output(&mut self, session: &Session) {
+        let (out, err) = session.output();
+        self.stdout.append(&out, self.cfg.output_cap);
+        self.stderr.append(&err, self.cfg.output_cap);
+    }
 }
 
 type Ready = (Session, BTreeMap<String, bool>);
-
-fn start(
-    cfg: &RunnerConfig,
-    files: &[SessionFile<'_>],
-    slot: usize,
-    run: &mut SubmissionRun,
-) -> Result<Result<Ready, ImportProblem>, SessionError> {
-    let (mut session, started) = Session::start(cfg, files, DRIVER_NAME, slot)?;
-    let problem = match started {
-        Started::Ready { functions } => return Ok(Ok((session, functions))),
-        Started::ImportFailed(error) => ImportProblem::Raised { error },
-        Started::ImportTimedOut => ImportProblem::TimedOut {
-            limit_ms: cfg.import_timeout.as_millis() as u64,
-        },
-        Started::Died(death) => ImportProblem::Died { death },
-    };
-    session.end();
-    collect_output(&session, run, cfg.output_cap);
-    Ok(Err(problem))
-}
-
-fn finish(current: &mut Option<Ready>, run: &mut SubmissionRun, cap: usize) {
-    if let Some((mut session, _)) = current.take() {
-        session.end();
-        collect_output(&session, run, cap);
-    }
-}
-
-fn collect_output(session: &Session, run: &mut SubmissionRun, cap: usize) {
-    let (out, err) = session.output();
-    run.stdout.append(&out, cap);
-    run.stderr.append(&err, cap);
-}

@@ -22,11 +22,27 @@ fn a_broken_solution_fails_and_names_the_case() {
     let text = stdout_of(&out);
     assert!(text.contains("## `willfinish`: wrong answer"), "{text}");
     assert!(
-        text.contains("Smallest failing case `willfinish/e"),
+        text.contains("Smallest failing input, case `willfinish/e"),
         "{text}"
     );
     assert!(
         text.contains("- expected: True") || text.contains("- expected: False"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_rule_breach_fails_check_even_when_every_case_passes() {
+    let out = salgrade()
+        .args(["check", "--cases", "2"])
+        .arg(submission("uses_containers").join("salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("## Rule violations (-15 points)")
+            && text.contains("All cases pass, but the code breaks the handout's rule"),
         "{text}"
     );
 }

@@ -8,14 +8,14 @@ use crate::{fixtures, processes_matching, salgrade, stderr_of, stdout_of};
 /// Few random cases keep the suite fast; the edge catalogue still runs whole.
 const CASES: &str = "4";
 
-struct Cohort {
-    table: String,
-    report: Value,
-    feedback: tempfile::TempDir,
+pub(crate) struct Cohort {
+    pub table: String,
+    pub report: Value,
+    pub feedback: tempfile::TempDir,
 }
 
 /// The sample cohort, graded once for all the tests that read it.
-fn cohort() -> &'static Cohort {
+pub(crate) fn cohort() -> &'static Cohort {
     static COHORT: OnceLock<Cohort> = OnceLock::new();
     COHORT.get_or_init(|| {
         let out = tempfile::tempdir().unwrap();
@@ -40,7 +40,7 @@ fn cohort() -> &'static Cohort {
     })
 }
 
-fn student<'a>(report: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn student<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["students"]
         .as_array()
         .unwrap()
@@ -247,7 +247,7 @@ fn no_student_process_survives_grading() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-fn copy_dir(from: &Path, to: &Path, names: &[&str]) {
+pub(crate) fn copy_dir(from: &Path, to: &Path, names: &[&str]) {
     for n in names {
         let dest = to.join(n);
         std::fs::create_dir_all(&dest).unwrap();

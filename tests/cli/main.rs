@@ -5,6 +5,7 @@ mod generate;
 mod grade;
 mod lint;
 mod reference;
+mod shrink;
 
 use std::path::{Path, PathBuf};
 
