@@ -42,19 +42,28 @@ fn case_source(args: &CaseArgs) -> CaseSource {
     }
 }
 
-/// The interpreter and sandbox with default limits.
-fn sandbox_config(args: &SandboxArgs) -> anyhow::Result<RunnerConfig> {
+/// The interpreter and sandbox with `limits`, the cgroups that enforce
+/// them across processes, and notes (once) on any protection missing here.
+fn sandbox_config(args: &SandboxArgs, limits: Limits, quiet: bool) -> anyhow::Result<RunnerConfig> {
     let python = engine::resolve_python(args.python.as_deref())?;
     let (sandbox, note) = engine::choose_sandbox(args.sandbox)?;
-    if let Some(note) = note {
-        eprintln!("note: {note}");
+    let isolation = engine::isolation(sandbox, &python, &limits);
+    if !quiet {
+        if let Some(note) = note {
+            eprintln!("note: {note}");
+        }
+        for note in &isolation.notes {
+            eprintln!("note: {note}");
+        }
     }
     Ok(RunnerConfig {
         python,
         sandbox,
-        limits: Limits::default(),
+        limits,
         import_timeout: Duration::from_secs(5),
         output_cap: 64 * 1024,
+        cgroups: isolation.cgroups,
+        drop_privileges: isolation.drop_privileges,
     })
 }
 
@@ -65,16 +74,16 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
             args.timeout_multiplier
         );
     }
+    let limits = Limits {
+        memory_mb: args.memory_mb,
+        cpu_seconds: args.cpu_seconds,
+        file_size_mb: args.file_size_mb,
+        ..Limits::default()
+    };
     Ok(RunnerConfig {
-        limits: Limits {
-            memory_mb: args.memory_mb,
-            cpu_seconds: args.cpu_seconds,
-            file_size_mb: args.file_size_mb,
-            ..Limits::default()
-        },
         import_timeout: Duration::from_millis(args.import_timeout_ms),
         output_cap: args.output_cap,
-        ..sandbox_config(&args.sandbox)?
+        ..sandbox_config(&args.sandbox, limits, false)?
     })
 }
 
@@ -113,6 +122,7 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .iter()
             .map(|f| (*f).to_owned())
             .collect(),
+        sandbox: engine.runner.protections(),
         rule: engine
             .assignment
             .container_rule()
@@ -174,15 +184,18 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
     }
     let engine = prepared_engine(&args.cases, &args.run, rubric)?;
-    if let Some(seed) = engine.case_file.seed {
-        eprintln!(
-            "grading {} submission(s) on {} cases (seed {seed}), Python {}, sandbox {:?}",
-            subs.len(),
-            engine.case_file.cases.len(),
-            engine.runner.python.version,
-            engine.runner.sandbox
-        );
-    }
+    let seed = engine
+        .case_file
+        .seed
+        .map(|s| format!(" (seed {s})"))
+        .unwrap_or_default();
+    eprintln!(
+        "grading {} submission(s) on {} cases{seed}, Python {}; {}",
+        subs.len(),
+        engine.case_file.cases.len(),
+        engine.runner.python.version,
+        engine.runner.protections()
+    );
 
     let settings = serde_json::json!({
         "cases": &engine.case_file,
@@ -382,7 +395,7 @@ pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
     let assignment = assignment();
     let source = std::fs::read(&args.file)
         .with_context(|| format!("cannot read `{}`", args.file.display()))?;
-    let runner = sandbox_config(&args.sandbox)?;
+    let runner = sandbox_config(&args.sandbox, Limits::default(), true)?;
     let checked = engine::check_rule(&runner, assignment, &source, 0)?;
     let name = args.file.display().to_string();
     let text = match args.format {

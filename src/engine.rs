@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -22,7 +23,8 @@ use crate::grading::shrink::{self, Budget, Counterexample};
 use crate::grading::verdict::{Verdict, VerdictKind};
 use crate::grading::{self, rubric::Rubric};
 use crate::report::StudentReport;
-use crate::runner::{self, Python, RunnerConfig, SandboxKind, sandbox};
+use crate::runner::cgroup::Cgroups;
+use crate::runner::{self, Limits, Python, RunnerConfig, SandboxKind, sandbox};
 
 /// How per-case deadlines are chosen.
 #[derive(Debug, Clone, Copy)]
@@ -131,6 +133,51 @@ pub(crate) fn check_rule(
     })
 }
 
+/// The protections beyond the backend itself, decided once per run.
+pub(crate) struct Isolation {
+    pub cgroups: Option<Arc<Cgroups>>,
+    pub drop_privileges: bool,
+    /// What is missing here and what that means, for the user.
+    pub notes: Vec<String>,
+}
+
+/// Sets up the per-slot cgroups and decides on the per-slot uid.
+pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> Isolation {
+    let mut notes = Vec::new();
+    if kind == SandboxKind::None {
+        return Isolation {
+            cgroups: None,
+            drop_privileges: false,
+            notes: vec!["`--sandbox none` runs student code without limits or isolation; use it for debugging only".to_owned()],
+        };
+    }
+    let root = runner::unix::is_root();
+    let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
+        Ok(c) => Some(Arc::new(c)),
+        Err(why) => {
+            notes.push(if root {
+                format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")
+            } else {
+                format!("no writable cgroup ({why}): processes are capped per user by RLIMIT_NPROC only, and memory per process only")
+            });
+            None
+        }
+    };
+    let drop_privileges = sandbox::can_drop(kind, python);
+    if root && !drop_privileges {
+        notes.push(format!(
+            "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
+            if kind == SandboxKind::Bwrap { " mapped into a user namespace" } else { "" },
+            python.executable.display()
+        ));
+    }
+    Isolation {
+        cgroups,
+        drop_privileges,
+        notes,
+    }
+}
+
 /// Reads and checks a case file.
 pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow::Result<CaseFile> {
     let text = std::fs::read_to_string(path)
@@ -224,25 +271,31 @@ impl Engine {
         if self.shrink_budget.is_zero() {
             return Vec::new();
         }
-        let budget = Budget {
-            until: Instant::now() + self.shrink_budget,
-            max_tries: MAX_SHRINK_TRIES,
-        };
         let cases = &self.case_file.cases;
+        let starts: Vec<_> = self
+            .assignment
+            .functions()
+            .iter()
+            .filter_map(|&function| {
+                results
+                    .iter()
+                    .zip(cases)
+                    .zip(&self.deadlines)
+                    .filter(|((r, _), _)| r.function == function && !r.verdict.passed())
+                    .min_by_key(|((_, c), _)| self.assignment.case_size(c))
+            })
+            .filter(|((r, _), _)| shrink::worth_shrinking(r.verdict.kind))
+            .collect();
+        let end = Instant::now() + self.shrink_budget;
         let mut found = Vec::new();
-        for &function in self.assignment.functions() {
-            let smallest = results
-                .iter()
-                .zip(cases)
-                .zip(&self.deadlines)
-                .filter(|((r, _), _)| r.function == function && !r.verdict.passed())
-                .min_by_key(|((_, c), _)| self.assignment.case_size(c));
-            let Some(((result, case), &deadline)) = smallest else {
-                continue;
+        for (i, &((result, case), &deadline)) in starts.iter().enumerate() {
+            // Each function gets an equal share of what is left, so one slow
+            // search cannot starve the others.
+            let left = end.saturating_duration_since(Instant::now());
+            let budget = Budget {
+                until: Instant::now() + left / (starts.len() - i) as u32,
+                max_tries: MAX_SHRINK_TRIES,
             };
-            if !shrink::worth_shrinking(result.verdict.kind) {
-                continue;
-            }
             let mut oracle = |candidate: &Case| {
                 let outcome = runner.run(candidate, deadline).ok()?;
                 Some(assignment::judge(self.assignment, candidate, &outcome))

@@ -27,6 +27,9 @@ pub(crate) struct Report {
     /// Cases each student was graded on.
     pub case_count: usize,
     pub functions: Vec<String>,
+    /// The protections student code ran under (backend, cgroups, uid).
+    #[serde(default)]
+    pub sandbox: String,
     /// The assignment's rule on constructs, in one sentence, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,

@@ -9,6 +9,7 @@
 //! retried once in a fresh process before it is believed.
 
 pub(crate) mod capture;
+pub(crate) mod cgroup;
 pub(crate) mod lint;
 pub(crate) mod sandbox;
 pub(crate) mod session;

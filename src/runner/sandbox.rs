@@ -110,8 +110,10 @@ pub(crate) fn launch(
     driver: &str,
     limits: &Limits,
     slot: usize,
+    drop_privileges: bool,
 ) -> Launch {
     let uid = SANDBOX_UID_BASE + slot as u32;
+    let identity = drop_privileges.then_some(Identity { uid, gid: uid });
     let driver_args = [driver, "3", "4"];
     let plain = || {
         let mut command = Command::new(&python.executable);
@@ -130,17 +132,12 @@ pub(crate) fn launch(
             identity: None,
             sweep_uid: None,
         },
-        SandboxKind::Rlimit => {
-            let command = plain();
-            let drop = super::unix::is_root() && world_reachable(&python.executable);
-            let identity = drop.then_some(Identity { uid, gid: uid });
-            Launch {
-                command,
-                limits: Some(limits.child_limits()),
-                identity,
-                sweep_uid: identity.map(|i| i.uid),
-            }
-        }
+        SandboxKind::Rlimit => Launch {
+            command: plain(),
+            limits: Some(limits.child_limits()),
+            identity,
+            sweep_uid: identity.map(|i| i.uid),
+        },
         SandboxKind::Bwrap => {
             let mut command = Command::new("bwrap");
             command.env_clear().envs(ENV.iter().copied());
@@ -183,14 +180,27 @@ pub(crate) fn launch(
                 .arg(&python.executable)
                 .args(["-I", "-S"])
                 .args(driver_args);
+            // As root, bubblewrap itself starts as the slot's uid (it then
+            // needs unprivileged user namespaces, checked by `can_drop`).
             Launch {
                 command,
                 limits: Some(limits.child_limits()),
-                identity: None,
-                sweep_uid: None,
+                identity,
+                sweep_uid: identity.map(|i| i.uid),
             }
         }
     }
+}
+
+/// Whether student code should run as an unprivileged uid per slot: only
+/// when salgrade is root, the interpreter is reachable by other users, and
+/// (for bubblewrap) an unprivileged user can create its namespaces.
+pub(crate) fn can_drop(kind: SandboxKind, python: &Python) -> bool {
+    super::unix::is_root()
+        && kind != SandboxKind::None
+        && world_reachable(&python.executable)
+        && world_reachable(&python.prefix.join("lib"))
+        && (kind != SandboxKind::Bwrap || bwrap_works_as(Some(SANDBOX_UID_BASE)))
 }
 
 /// Whether every directory above `path` lets others through, so an
@@ -206,7 +216,17 @@ fn world_reachable(path: &Path) -> bool {
 
 /// Whether bubblewrap is installed and can create its namespaces here.
 pub(crate) fn bwrap_works() -> bool {
-    Command::new("bwrap")
+    bwrap_works_as(None)
+}
+
+fn bwrap_works_as(uid: Option<u32>) -> bool {
+    let mut command = Command::new("bwrap");
+    if let Some(uid) = uid {
+        use std::os::unix::process::CommandExt;
+        // As root, std also drops the supplementary groups.
+        command.uid(uid).gid(uid);
+    }
+    command
         .args([
             "--unshare-all",
             "--die-with-parent",

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::capture::{self, Captured, Shared};
+use super::cgroup::{Cgroups, SlotGroup};
 use super::sandbox::{self, Limits, Python, SandboxKind};
 use super::unix::{self, Group};
 
@@ -41,6 +42,8 @@ pub(crate) enum SessionError {
     },
     #[error("cannot create the protocol pipes")]
     Pipe(#[source] std::io::Error),
+    #[error("cannot put the student's processes in their cgroup: {0}")]
+    Cgroup(String),
     #[error("cannot start `{program}`")]
     Spawn {
         program: String,
@@ -56,11 +59,17 @@ pub(crate) struct Death {
     pub signal: Option<i32>,
     /// What the runner saw that the status does not say.
     pub note: Option<String>,
+    /// The kernel killed a process of the session for the memory cgroup's limit.
+    #[serde(default)]
+    pub memory: bool,
 }
 
 impl Death {
     pub(crate) fn describe(&self) -> String {
         let mut s = match (self.code, self.signal) {
+            _ if self.memory => {
+                "was killed by the kernel for using more memory than allowed".to_owned()
+            }
             (_, Some(9)) => "was killed (SIGKILL)".to_owned(),
             (_, Some(24)) => "ran out of CPU time (SIGXCPU)".to_owned(),
             (_, Some(25)) => "wrote a file larger than allowed (SIGXFSZ)".to_owned(),
@@ -122,6 +131,32 @@ pub(crate) struct RunnerConfig {
     pub import_timeout: Duration,
     /// Bytes of stdout (and again of stderr) kept per submission.
     pub output_cap: usize,
+    /// Per-slot pids and memory cgroups, where a writable hierarchy exists.
+    pub cgroups: Option<std::sync::Arc<Cgroups>>,
+    /// Run student code as an unprivileged uid per slot (only as root, and
+    /// only where that uid can reach the interpreter).
+    pub drop_privileges: bool,
+}
+
+impl RunnerConfig {
+    /// The protections in force, in one line for the run's header.
+    pub(crate) fn protections(&self) -> String {
+        let mut parts = vec![format!(
+            "sandbox {}",
+            match self.sandbox {
+                SandboxKind::None => "none",
+                SandboxKind::Rlimit => "rlimit",
+                SandboxKind::Bwrap => "bwrap",
+            }
+        )];
+        if let Some(c) = &self.cgroups {
+            parts.push(c.describe());
+        }
+        if self.drop_privileges {
+            parts.push("an unprivileged uid per slot".to_owned());
+        }
+        parts.join(", ")
+    }
 }
 
 /// A file placed in the session folder.
@@ -138,6 +173,8 @@ pub(crate) struct Session {
     stdout: Shared,
     stderr: Shared,
     sweep_uid: Option<u32>,
+    cgroup: Option<SlotGroup>,
+    oom_baseline: u64,
     finished: bool,
     _dir: tempfile::TempDir,
 }
@@ -163,8 +200,6 @@ impl Session {
                 }
             })?;
         }
-        open_up(dir.path());
-
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
         let mut launch = sandbox::launch(
@@ -174,7 +209,22 @@ impl Session {
             driver_name,
             &cfg.limits,
             slot,
+            cfg.drop_privileges,
         );
+        let cgroup = match &cfg.cgroups {
+            Some(c) if cfg.sandbox != SandboxKind::None => {
+                Some(c.slot(slot).map_err(SessionError::Cgroup)?)
+            }
+            _ => None,
+        };
+        let join = match &cgroup {
+            Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
+            None => Vec::new(),
+        };
+        let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
+        // The folder stays 0700: only the identity the student runs as (the
+        // slot's uid, or salgrade's own) may enter it, so concurrently graded
+        // students cannot read each other's files.
         if let Some(id) = launch.identity {
             chown_tree(dir.path(), id.uid, id.gid);
         }
@@ -184,6 +234,7 @@ impl Session {
             &resp_write,
             launch.limits,
             launch.identity,
+            [join.first(), join.get(1)],
         );
         launch
             .command
@@ -220,6 +271,8 @@ impl Session {
             stdout,
             stderr,
             sweep_uid: launch.sweep_uid,
+            cgroup,
+            oom_baseline,
             finished: false,
             _dir: dir,
         };
@@ -296,6 +349,7 @@ impl Session {
                         code: status.code(),
                         signal: status.signal(),
                         note: None,
+                        memory: self.out_of_memory(),
                     };
                 }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
@@ -310,7 +364,15 @@ impl Session {
             code: None,
             signal: None,
             note: Some(note),
+            memory: self.out_of_memory(),
         }
+    }
+
+    /// Whether the memory cgroup killed something since the session started.
+    fn out_of_memory(&self) -> bool {
+        self.cgroup
+            .as_ref()
+            .is_some_and(|g| g.oom_kills() > self.oom_baseline)
     }
 
     /// Kills the group (and the slot's uid when there is one), reaps the
@@ -322,11 +384,17 @@ impl Session {
         self.finished = true;
         self.requests = None;
         self.group.kill();
+        if let Some(group) = &self.cgroup {
+            group.kill_all(Some(self.child.id()));
+        }
         if let Some(uid) = self.sweep_uid {
             unix::kill_all_of(uid);
         }
         let _ = self.child.wait();
         self.group.reap();
+        if let Some(uid) = self.sweep_uid {
+            unix::reap_orphans_of(uid);
+        }
     }
 
     /// What the student printed so far. Call after [`Session::end`] to have it all.
@@ -399,12 +467,6 @@ fn spawn_writer(fd: OwnedFd, rx: Receiver<Vec<u8>>) {
             }
         }
     });
-}
-
-/// The session folder is created 0700; the sandbox identity must enter it.
-fn open_up(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
 }
 
 fn chown_tree(dir: &Path, uid: u32, gid: u32) {

@@ -89,16 +89,23 @@ pub(crate) fn prepare(
     response: &OwnedFd,
     limits: Option<ChildLimits>,
     identity: Option<Identity>,
+    join: [Option<&OwnedFd>; 2],
 ) {
     let request = request.as_raw_fd();
     let response = response.as_raw_fd();
+    let join = join.map(|fd| fd.map(AsRawFd::as_raw_fd));
     cmd.process_group(0);
-    // SAFETY: the closure runs between fork and exec; the two raw fds stay
-    // open in the parent until after spawn returns; it only calls dup2,
+    // SAFETY: the closure runs between fork and exec; the raw fds stay open
+    // in the parent until after spawn returns; it only calls write, dup2,
     // setrlimit, setgroups (with an empty slice), setgid and setuid, all
     // async-signal-safe system calls, and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            // Join the slot's cgroups first, while still privileged: every
+            // process the student starts is then born inside them.
+            for fd in join.into_iter().flatten() {
+                nix::unistd::write(BorrowedFd::borrow_raw(fd), b"0")?;
+            }
             // `dup2_raw` hands back the new fd as an `OwnedFd`; it must stay
             // open for the driver, so ownership is given up, not dropped.
             let _ = dup2_raw(BorrowedFd::borrow_raw(request), CHILD_REQUEST_FD)
@@ -147,6 +154,54 @@ pub(crate) fn kill_all_of(uid: u32) {
     if let Ok(mut child) = cmd.spawn() {
         let _ = child.wait();
     }
+}
+
+/// Reaps these pids if they are (now) salgrade's children, waiting up to
+/// 200 ms for each to finish dying. Waiting by pid never touches another
+/// worker's children.
+pub(crate) fn reap_pids(pids: &[i32]) {
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    for &pid in pids {
+        loop {
+            match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
+/// Reaps salgrade's orphaned children that run as `uid` (a slot's own uid,
+/// so no other worker's child is touched), found in `/proc`.
+pub(crate) fn reap_orphans_of(uid: u32) {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    let mut mine = Vec::new();
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
+            continue;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next())
+                .map(str::to_owned)
+        };
+        if field("PPid:").as_deref() == Some(me.as_str())
+            && field("Uid:").as_deref() == Some(uid.to_string().as_str())
+        {
+            mine.push(pid);
+        }
+    }
+    reap_pids(&mine);
 }
 
 /// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).

@@ -3,6 +3,7 @@
 mod check;
 mod generate;
 mod grade;
+mod isolation;
 mod lint;
 mod reference;
 mod shrink;

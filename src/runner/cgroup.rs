@@ -1,0 +1,363 @@
+//! Control groups: limits that hold for all of a slot's processes together,
+//! whoever they run as, and a complete list of them to kill.
+//!
+//! RLIMIT_NPROC does not bind root (nor a uid that a user namespace maps to
+//! root), and RLIMIT_AS is per process; a `pids` cgroup and a `memory`
+//! cgroup per parallel slot close both gaps. Every process a student starts
+//! is born in its slot's cgroup (the child joins it between fork and exec),
+//! so ending a session kills everything listed in it, including a grandchild
+//! that left the process group with `setsid`.
+//!
+//! Both layouts are supported: cgroup v1 (a hierarchy per controller, as on
+//! this project's CI machine) and the unified v2 hierarchy, where a
+//! delegated cgroup is needed to enable controllers below our own. salgrade
+//! creates `salgrade-<pid>/slot-<n>` below its own cgroup and removes them
+//! when the run ends; folders left by a killed run are removed by the next.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+/// Which cgroup layout is in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Version {
+    V1,
+    V2,
+}
+
+/// The per-run cgroups of one salgrade process.
+#[derive(Debug)]
+pub(crate) struct Cgroups {
+    version: Version,
+    /// `salgrade-<pid>` in the pids hierarchy (v2: the only hierarchy).
+    pids_run: PathBuf,
+    /// `salgrade-<pid>` in the memory hierarchy, when there is one (v1).
+    memory_run: Option<PathBuf>,
+    memory_controller: bool,
+    max_processes: u64,
+    max_memory: u64,
+    slots: Mutex<BTreeMap<usize, SlotGroup>>,
+}
+
+/// One slot's cgroup(s).
+#[derive(Debug, Clone)]
+pub(crate) struct SlotGroup {
+    /// The folders whose `cgroup.procs` a child joins (one per hierarchy).
+    dirs: Vec<PathBuf>,
+    version: Version,
+    memory_dir: Option<PathBuf>,
+}
+
+struct Mount {
+    point: PathBuf,
+    root: String,
+    fstype: String,
+    options: String,
+}
+
+fn mounts() -> Vec<Mount> {
+    let text = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let (head, tail) = line.split_once(" - ")?;
+            let fields: Vec<&str> = head.split(' ').collect();
+            let mut tail = tail.split(' ');
+            let fstype = tail.next()?.to_owned();
+            let _source = tail.next()?;
+            let options = tail.next().unwrap_or("").to_owned();
+            Some(Mount {
+                point: PathBuf::from(fields.get(4)?),
+                root: (*fields.get(3)?).to_owned(),
+                fstype,
+                options,
+            })
+        })
+        .collect()
+}
+
+/// Our own cgroup in the hierarchy whose controller list contains `name`
+/// (v1), or in the unified hierarchy (`name` empty).
+fn own_path(name: &str) -> Option<String> {
+    let text = fs::read_to_string("/proc/self/cgroup").ok()?;
+    text.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let hit = if name.is_empty() {
+            controllers.is_empty()
+        } else {
+            controllers.split(',').any(|c| c == name)
+        };
+        hit.then(|| path.to_owned())
+    })
+}
+
+/// The folder of our own cgroup under a mount.
+fn own_dir(mount: &Mount, path: &str) -> PathBuf {
+    let relative = path.strip_prefix(mount.root.as_str()).unwrap_or(path);
+    mount.point.join(relative.trim_start_matches('/'))
+}
+
+fn write(path: &Path, value: &str) -> Result<(), String> {
+    fs::write(path, value).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+}
+
+impl Cgroups {
+    /// Finds a writable pids cgroup (and memory, if it can) and creates this
+    /// run's folder. `Err` says why not, for the fallback note.
+    pub(crate) fn create(max_processes: u64, max_memory: u64) -> Result<Cgroups, String> {
+        let mounts = mounts();
+        let run_name = format!("salgrade-{}", std::process::id());
+        let v1 = |controller: &str| {
+            let mount = mounts
+                .iter()
+                .find(|m| m.fstype == "cgroup" && m.options.split(',').any(|o| o == controller))?;
+            Some(own_dir(mount, &own_path(controller)?))
+        };
+        if let Some(pids_parent) = v1("pids") {
+            let pids_run = make_run_dir(&pids_parent, &run_name)?;
+            let memory_run = v1("memory").and_then(|p| make_run_dir(&p, &run_name).ok());
+            return Ok(Cgroups {
+                version: Version::V1,
+                pids_run,
+                memory_controller: memory_run.is_some(),
+                memory_run,
+                max_processes,
+                max_memory,
+                slots: Mutex::new(BTreeMap::new()),
+            });
+        }
+        let unified = mounts
+            .iter()
+            .find(|m| m.fstype == "cgroup2")
+            .ok_or("no cgroup file system is mounted")?;
+        let own = own_dir(
+            unified,
+            &own_path("").ok_or("no unified cgroup in /proc/self/cgroup")?,
+        );
+        let available = fs::read_to_string(own.join("cgroup.controllers")).unwrap_or_default();
+        if !available.split_whitespace().any(|c| c == "pids") {
+            return Err(format!(
+                "the pids controller is not available in `{}` (cgroup v2 needs a delegated cgroup)",
+                own.display()
+            ));
+        }
+        let memory = available.split_whitespace().any(|c| c == "memory");
+        let wanted = if memory { "+pids +memory" } else { "+pids" };
+        // Enabling controllers below our own cgroup fails while it holds
+        // processes (cgroup v2's no-internal-processes rule) unless it is a
+        // root: a delegated cgroup (systemd-run --user -p Delegate=yes) works.
+        write(&own.join("cgroup.subtree_control"), wanted)?;
+        let pids_run = make_run_dir(&own, &run_name)?;
+        write(&pids_run.join("cgroup.subtree_control"), wanted)?;
+        Ok(Cgroups {
+            version: Version::V2,
+            pids_run,
+            memory_run: None,
+            memory_controller: memory,
+            max_processes,
+            max_memory,
+            slots: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// One line for the run's header: what the cgroups enforce.
+    pub(crate) fn describe(&self) -> String {
+        let version = match self.version {
+            Version::V1 => "v1",
+            Version::V2 => "v2",
+        };
+        let memory = if self.memory_controller {
+            format!(", {} MiB of memory", self.max_memory / (1024 * 1024))
+        } else {
+            String::new()
+        };
+        format!(
+            "cgroup {version}: at most {} processes{memory} per student",
+            self.max_processes
+        )
+    }
+
+    /// The cgroup of parallel slot `slot`, created with its limits on first use.
+    pub(crate) fn slot(&self, slot: usize) -> Result<SlotGroup, String> {
+        let mut slots = self
+            .slots
+            .lock()
+            .map_err(|_| "cgroup bookkeeping poisoned")?;
+        if let Some(group) = slots.get(&slot) {
+            return Ok(group.clone());
+        }
+        let name = format!("slot-{slot}");
+        let pids_dir = self.pids_run.join(&name);
+        create_dir(&pids_dir)?;
+        write(&pids_dir.join("pids.max"), &self.max_processes.to_string())?;
+        let mut dirs = vec![pids_dir.clone()];
+        let memory_dir = match (self.version, &self.memory_run) {
+            (Version::V1, Some(run)) => {
+                let dir = run.join(&name);
+                create_dir(&dir)?;
+                write(
+                    &dir.join("memory.limit_in_bytes"),
+                    &self.max_memory.to_string(),
+                )?;
+                // Swap accounting is optional; without it swap is not capped.
+                let _ = write(
+                    &dir.join("memory.memsw.limit_in_bytes"),
+                    &self.max_memory.to_string(),
+                );
+                dirs.push(dir.clone());
+                Some(dir)
+            }
+            (Version::V2, _) if self.memory_controller => {
+                write(&pids_dir.join("memory.max"), &self.max_memory.to_string())?;
+                let _ = write(&pids_dir.join("memory.swap.max"), "0");
+                Some(pids_dir.clone())
+            }
+            _ => None,
+        };
+        let group = SlotGroup {
+            dirs,
+            version: self.version,
+            memory_dir,
+        };
+        slots.insert(slot, group.clone());
+        Ok(group)
+    }
+}
+
+impl Drop for Cgroups {
+    fn drop(&mut self) {
+        if let Ok(slots) = self.slots.lock() {
+            for group in slots.values() {
+                group.kill_all(None);
+                for dir in &group.dirs {
+                    let _ = fs::remove_dir(dir);
+                }
+            }
+        }
+        let _ = fs::remove_dir(&self.pids_run);
+        if let Some(run) = &self.memory_run {
+            let _ = fs::remove_dir(run);
+        }
+    }
+}
+
+fn create_dir(dir: &Path) -> Result<(), String> {
+    match fs::create_dir(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(format!("cannot create `{}`: {e}", dir.display())),
+    }
+}
+
+/// Creates `parent/name`, first removing folders of earlier runs whose
+/// salgrade process is gone.
+fn make_run_dir(parent: &Path, name: &str) -> Result<PathBuf, String> {
+    if let Ok(entries) = fs::read_dir(parent) {
+        for e in entries.flatten() {
+            let file_name = e.file_name();
+            let Some(pid) = file_name
+                .to_str()
+                .and_then(|n| n.strip_prefix("salgrade-"))
+                .and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if !Path::new(&format!("/proc/{pid}")).exists() {
+                remove_stale(&e.path());
+            }
+        }
+    }
+    let dir = parent.join(name);
+    create_dir(&dir)?;
+    Ok(dir)
+}
+
+fn remove_stale(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.path().is_dir() {
+                kill_listed(&e.path());
+                let _ = fs::remove_dir(e.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
+}
+
+/// SIGKILLs every process listed in `dir`'s `cgroup.procs` until none is
+/// left (a fork racing the kill shows up in the next read), for at most
+/// half a second. Returns every pid it saw.
+fn kill_listed(dir: &Path) -> Vec<i32> {
+    let until = Instant::now() + Duration::from_millis(500);
+    let mut seen = Vec::new();
+    loop {
+        let text = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+        let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if pids.is_empty() || Instant::now() >= until {
+            return seen;
+        }
+        for pid in pids {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            if !seen.contains(&pid) {
+                seen.push(pid);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+impl SlotGroup {
+    /// Opens the `cgroup.procs` files a child writes `0` to, to join.
+    pub(crate) fn join_fds(&self) -> Result<Vec<OwnedFd>, String> {
+        self.dirs
+            .iter()
+            .map(|d| {
+                let path = d.join("cgroup.procs");
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map(OwnedFd::from)
+                    .map_err(|e| format!("cannot open `{}`: {e}", path.display()))
+            })
+            .collect()
+    }
+
+    /// Kills every process in the slot, wherever it moved in its process
+    /// tree, and reaps those that were orphaned to salgrade (a subreaper):
+    /// zombies would otherwise pile up and, under a per-slot uid, count
+    /// against its process limit. `spawned` (reaped by its owner) is left.
+    pub(crate) fn kill_all(&self, spawned: Option<u32>) {
+        if self.version == Version::V2 {
+            // cgroup.kill (Linux 5.14+) kills the whole subtree at once.
+            let _ = fs::write(self.dirs[0].join("cgroup.kill"), "1");
+        }
+        let seen = kill_listed(&self.dirs[0]);
+        let orphans: Vec<i32> = seen
+            .into_iter()
+            .filter(|&p| Some(p as u32) != spawned)
+            .collect();
+        super::unix::reap_pids(&orphans);
+    }
+
+    /// How many processes the kernel has killed for the memory limit so far.
+    pub(crate) fn oom_kills(&self) -> u64 {
+        let Some(dir) = &self.memory_dir else {
+            return 0;
+        };
+        let file = match self.version {
+            Version::V1 => "memory.oom_control",
+            Version::V2 => "memory.events",
+        };
+        fs::read_to_string(dir.join(file))
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("oom_kill ")?.trim().parse().ok())
+            .unwrap_or(0)
+    }
+}

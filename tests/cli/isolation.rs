@@ -1,0 +1,305 @@
+//! The hostile fixtures (`fixtures/hostile/`, one attack each) graded in one
+//! cohort with two ordinary students, under each real backend: every attack
+//! gets its verdict, the ordinary students are graded exactly as alone, and
+//! nothing of theirs survives. Where a backend cannot promise a protection
+//! the fixture is left out of that backend's cohort, and the test says why.
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+use crate::grade::{copy_dir, student};
+use crate::{fixtures, processes_matching, salgrade, stderr_of};
+
+/// The port `fixtures/hostile/network` tries on 127.0.0.1.
+const PORT: u16 = 47613;
+const SECRET: &str = "SALGRADE_TEST_SECRET";
+const ORDINARY: &[&str] = &["correct", "wrong_answer"];
+
+/// Counts connections to 127.0.0.1:PORT for the whole test; `None` if the
+/// port is taken (then only the fixture's own verdict is checked).
+fn listener() -> Option<Arc<AtomicUsize>> {
+    let listener = match TcpListener::bind(("127.0.0.1", PORT)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("note: port {PORT} is busy ({e}); the network check relies on the fixture");
+            return None;
+        }
+    };
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&count);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if stream.is_ok() {
+                seen.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    });
+    Some(count)
+}
+
+fn grade(dir: &Path, names: &[&str], sandbox: &str, python: Option<&Path>) -> Value {
+    let subs = dir.join(format!("subs-{}", names.len()));
+    for n in names {
+        let from = if ORDINARY.contains(n) {
+            fixtures().join("submissions")
+        } else {
+            fixtures().join("hostile")
+        };
+        copy_dir(&from, &subs, &[n]);
+    }
+    let mut cmd = salgrade();
+    cmd.args([
+        "grade",
+        "--format",
+        "json",
+        "--cases",
+        "2",
+        "--shrink-ms",
+        "0",
+    ])
+    .args(["--import-timeout-ms", "1000", "--sandbox", sandbox])
+    .arg("--out-dir")
+    .arg(dir.join(format!("out-{}", names.len())))
+    .env(SECRET, "hunter2")
+    .arg(&subs);
+    if let Some(p) = python {
+        cmd.arg("--python").arg(p);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn verdicts(s: &Value) -> BTreeMap<String, (String, String)> {
+    s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["case_id"].as_str().unwrap().to_owned(),
+                (
+                    c["verdict"].as_str().unwrap().to_owned(),
+                    c["detail"].as_str().unwrap_or("").to_owned(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Every case of `function` has `verdict` with `needle` in its detail; every
+/// other case passes.
+#[track_caller]
+fn only(report: &Value, name: &str, function: &str, verdict: &str, needle: &str) {
+    let s = student(report, name);
+    for (id, (v, detail)) in verdicts(s) {
+        if function == "*" || id.starts_with(&format!("{function}/")) {
+            assert_eq!(v, verdict, "{name} {id}: {detail}");
+            assert!(detail.contains(needle), "{name} {id}: {detail}");
+        } else {
+            assert_eq!(v, "pass", "{name} {id}: {detail}");
+        }
+    }
+}
+
+#[track_caller]
+fn all_pass(report: &Value, name: &str) {
+    let s = student(report, name);
+    for (id, (v, detail)) in verdicts(s) {
+        assert_eq!(v, "pass", "{name} {id}: {detail}");
+    }
+}
+
+/// No process of a student is left: the grandchild's `sleep 31337`, any
+/// process of a sandbox uid, and any cgroup of a finished salgrade run
+/// (removing a cgroup fails while it holds a process).
+fn assert_nothing_survives() {
+    assert_eq!(processes_matching("sleep 31337"), Vec::<String>::new());
+    let mut sandbox_uids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
+            continue;
+        };
+        let uid: u32 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0);
+        if (61_000..61_100).contains(&uid) {
+            sandbox_uids.push(format!("{}: uid {uid}", e.file_name().to_string_lossy()));
+        }
+    }
+    assert_eq!(sandbox_uids, Vec::<String>::new());
+    for hierarchy in [
+        "/sys/fs/cgroup/pids",
+        "/sys/fs/cgroup/memory",
+        "/sys/fs/cgroup",
+    ] {
+        let Ok(entries) = std::fs::read_dir(hierarchy) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("salgrade-") {
+                assert!(
+                    Path::new(&format!("/proc/{pid}")).exists(),
+                    "{hierarchy}/{name} outlived its salgrade run"
+                );
+            }
+        }
+    }
+}
+
+fn bwrap_works() -> bool {
+    std::process::Command::new("bwrap")
+        .args(["--unshare-all", "--ro-bind", "/", "/", "--", "/bin/true"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The interpreter that lets salgrade use a uid per slot when it runs as root.
+fn reachable_python() -> Option<PathBuf> {
+    let p = PathBuf::from("/usr/bin/python3");
+    p.exists().then_some(p)
+}
+
+#[test]
+fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
+    let connections = listener();
+    let dir = tempfile::tempdir().unwrap();
+    let python = reachable_python();
+    let mut ran = Vec::new();
+    for backend in ["bwrap", "rlimit"] {
+        if backend == "bwrap" && !bwrap_works() {
+            eprintln!(
+                "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
+            );
+            continue;
+        }
+        let here = dir.path().join(backend);
+        std::fs::create_dir_all(&here).unwrap();
+        // What this backend can promise on this machine, from its own header.
+        let probe = grade(&here, ORDINARY, backend, python.as_deref());
+        let protections = probe["sandbox"].as_str().unwrap().to_owned();
+        let cgroup = protections.contains("cgroup");
+        let own_uid = protections.contains("unprivileged uid");
+        let root = std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+        let mut cohort: Vec<&str> = ORDINARY.to_vec();
+        let mut skipped = Vec::new();
+        let mut consider = |name: &'static str, why_not: Option<&str>| match why_not {
+            None => cohort.push(name),
+            Some(why) => skipped.push(format!("{name}: {why}")),
+        };
+        let namespaces = backend == "bwrap";
+        let bounded = cgroup || own_uid || !root;
+        consider("memory_bomb", None);
+        consider("huge_file", None);
+        consider("sleeps_at_import", None);
+        consider(
+            "fork_bomb",
+            (!bounded).then_some("as root without a cgroup, nothing caps the process count"),
+        );
+        consider(
+            "immortal_grandchild",
+            (!(cgroup || own_uid || namespaces))
+                .then_some("without a cgroup, a uid per slot or a PID namespace, a setsid grandchild escapes the group kill"),
+        );
+        consider(
+            "kills_parent",
+            (!(namespaces || own_uid)).then_some(
+                "rlimit without a uid per slot runs as the grader's uid: it could kill salgrade",
+            ),
+        );
+        consider(
+            "env_secrets",
+            (!(namespaces || own_uid))
+                .then_some("rlimit without a uid per slot can read the grader's /proc/PID/environ"),
+        );
+        consider(
+            "reads_others",
+            (!namespaces)
+                .then_some("rlimit has no mount namespace: files others may read stay readable"),
+        );
+        consider(
+            "network",
+            (!namespaces).then_some("rlimit has no network namespace"),
+        );
+        for s in &skipped {
+            eprintln!("note: {backend} ({protections}) cannot promise {s}");
+        }
+
+        let report = grade(&here, &cohort, backend, python.as_deref());
+        let has = |n: &str| cohort.contains(&n);
+        if has("fork_bomb") {
+            only(
+                &report,
+                "fork_bomb",
+                "willfinish",
+                "exception",
+                "BlockingIOError",
+            );
+        }
+        only(
+            &report,
+            "memory_bomb",
+            "dualboard",
+            "memory_limit",
+            "MemoryError",
+        );
+        only(
+            &report,
+            "huge_file",
+            "whowins",
+            "exception",
+            "File too large",
+        );
+        only(
+            &report,
+            "sleeps_at_import",
+            "*",
+            "import_failed",
+            "took longer than 1000 ms",
+        );
+        for harmless in [
+            "immortal_grandchild",
+            "kills_parent",
+            "env_secrets",
+            "reads_others",
+            "network",
+        ] {
+            if has(harmless) {
+                all_pass(&report, harmless);
+            }
+        }
+        // The ordinary students: exactly as when graded alone.
+        for name in ORDINARY {
+            assert_eq!(
+                verdicts(student(&report, name)),
+                verdicts(student(&probe, name)),
+                "{backend}: {name} was graded differently beside the hostile fixtures"
+            );
+            assert_eq!(
+                student(&report, name)["score"],
+                student(&probe, name)["score"]
+            );
+        }
+        assert_nothing_survives();
+        ran.push(backend);
+    }
+    if let Some(count) = connections {
+        assert_eq!(
+            count.load(Ordering::SeqCst),
+            0,
+            "a student reached 127.0.0.1:{PORT}"
+        );
+    }
+    assert!(!ran.is_empty(), "no backend could run");
+}
