@@ -153,7 +153,11 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
     }
     let root = runner::unix::is_root();
     let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
-        Ok(c) => Some(Arc::new(c)),
+        Ok(c) => {
+            let c = Arc::new(c);
+            runner::cgroup::kill_on_interrupt(Arc::downgrade(&c));
+            Some(c)
+        }
         Err(why) => {
             notes.push(if root {
                 format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")

@@ -97,8 +97,8 @@ pub(crate) fn prepare(
     cmd.process_group(0);
     // SAFETY: the closure runs between fork and exec; the raw fds stay open
     // in the parent until after spawn returns; it only calls write, dup2,
-    // setrlimit, setgroups (with an empty slice), setgid and setuid, all
-    // async-signal-safe system calls, and allocates nothing.
+    // setrlimit, setgroups (with an empty slice), setgid, setuid and prctl,
+    // all async-signal-safe system calls, and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             // Join the slot's cgroups first, while still privileged: every
@@ -127,6 +127,9 @@ pub(crate) fn prepare(
                 setgid(Gid::from_raw(id.gid))?;
                 setuid(Uid::from_raw(id.uid))?;
             }
+            // After setuid, which clears it: the child dies with the
+            // salgrade thread that started it, even if salgrade is SIGKILLed.
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             Ok(())
         });
     }

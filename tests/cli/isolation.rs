@@ -15,6 +15,10 @@ use serde_json::Value;
 use crate::grade::{copy_dir, student};
 use crate::{fixtures, processes_matching, salgrade, stderr_of};
 
+/// The tests here look for leftover processes machine-wide, so they take
+/// turns rather than see each other's live ones.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The port `fixtures/hostile/network` tries on 127.0.0.1.
 const PORT: u16 = 47613;
 const SECRET: &str = "SALGRADE_TEST_SECRET";
@@ -116,8 +120,9 @@ fn all_pass(report: &Value, name: &str) {
 }
 
 /// No process of a student is left: the grandchild's `sleep 31337`, any
-/// process of a sandbox uid, and any cgroup of a finished salgrade run
-/// (removing a cgroup fails while it holds a process).
+/// process of a sandbox uid, and any process in a cgroup of a salgrade run
+/// that has ended (a run killed with SIGKILL leaves empty folders behind,
+/// which the next run removes).
 fn assert_nothing_survives() {
     assert_eq!(processes_matching("sleep 31337"), Vec::<String>::new());
     let mut sandbox_uids = Vec::new();
@@ -145,10 +150,19 @@ fn assert_nothing_survives() {
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("salgrade-") {
+            let Some(pid) = name.strip_prefix("salgrade-") else {
+                continue;
+            };
+            if Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
+            }
+            for slot in std::fs::read_dir(e.path()).unwrap().flatten() {
+                let procs =
+                    std::fs::read_to_string(slot.path().join("cgroup.procs")).unwrap_or_default();
                 assert!(
-                    Path::new(&format!("/proc/{pid}")).exists(),
-                    "{hierarchy}/{name} outlived its salgrade run"
+                    procs.trim().is_empty(),
+                    "{} outlived its salgrade run with processes {procs}",
+                    slot.path().display()
                 );
             }
         }
@@ -170,6 +184,7 @@ fn reachable_python() -> Option<PathBuf> {
 
 #[test]
 fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let connections = listener();
     let dir = tempfile::tempdir().unwrap();
     let python = reachable_python();
@@ -302,4 +317,42 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
         );
     }
     assert!(!ran.is_empty(), "no backend could run");
+}
+
+#[test]
+fn an_interrupted_run_leaves_no_student_process() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(&fixtures().join("hostile"), &subs, &["immortal_grandchild"]);
+    copy_dir(
+        &fixtures().join("submissions"),
+        &subs,
+        &["loop_willfinish", "forks_sleeper"],
+    );
+    let bin = assert_cmd::cargo::cargo_bin("salgrade");
+    let child = std::process::Command::new(bin)
+        .args(["grade", "--sandbox", "rlimit", "--jobs", "2", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(130) {
+        assert!(err.contains("interrupted"), "{err}");
+    } else {
+        // The run was quick enough to finish first; nothing to interrupt.
+        assert_eq!(out.status.code(), Some(1), "{err}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_nothing_survives();
 }
