@@ -153,11 +153,7 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
     }
     let root = runner::unix::is_root();
     let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
-        Ok(c) => {
-            let c = Arc::new(c);
-            runner::cgroup::kill_on_interrupt(Arc::downgrade(&c));
-            Some(c)
-        }
+        Ok(c) => Some(Arc::new(c)),
         Err(why) => {
             notes.push(if root {
                 format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")
@@ -167,6 +163,7 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
             None
         }
     };
+    runner::kill_on_interrupt(cgroups.as_ref().map(Arc::downgrade));
     let drop_privileges = sandbox::can_drop(kind, python);
     if root && !drop_privileges {
         notes.push(format!(

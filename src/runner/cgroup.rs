@@ -230,31 +230,9 @@ impl Cgroups {
     }
 }
 
-/// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI cancel, a closed terminal),
-/// kills every student process of the run before salgrade exits: they sit in
-/// their own process groups, so the terminal's signal does not reach them.
-/// Finished students are already in the journal (`--resume`).
-pub(crate) fn kill_on_interrupt(cgroups: std::sync::Weak<Cgroups>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            if let Some(cgroups) = cgroups.upgrade() {
-                cgroups.shut_down();
-            }
-            eprintln!(
-                "\ninterrupted: every student process was killed; finished students are in the journal (rerun with --resume)"
-            );
-            std::process::exit(128 + signal);
-        }
-    });
-}
-
 impl Cgroups {
     /// Kills every slot's processes and removes the run's cgroups.
-    fn shut_down(&self) {
+    pub(crate) fn shut_down(&self) {
         if let Ok(slots) = self.slots.lock() {
             for group in slots.values() {
                 group.kill_all(None);

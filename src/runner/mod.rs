@@ -235,3 +235,28 @@ impl<'a> SubmissionRunner<'a> {
 }
 
 type Ready = (Session, BTreeMap<String, bool>);
+
+/// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI cancel, a closed terminal),
+/// kills every student process before salgrade exits: they sit in their own
+/// process groups, so the terminal's signal does not reach them. Every live
+/// session's group is killed, and with cgroups everything in them (which
+/// also catches a grandchild that called `setsid`). Finished students are
+/// already in the journal (`--resume`).
+pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            unix::Group::kill_all_live();
+            if let Some(cgroups) = cgroups.as_ref().and_then(std::sync::Weak::upgrade) {
+                cgroups.shut_down();
+            }
+            eprintln!(
+                "\ninterrupted: every student process was killed; finished students are in the journal (rerun with --resume)"
+            );
+            std::process::exit(128 + signal);
+        }
+    });
+}

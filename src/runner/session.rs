@@ -249,6 +249,7 @@ impl Session {
         drop(req_read);
         drop(resp_write);
         let group = Group(child.id() as i32);
+        group.register();
 
         let (tx, events) = mpsc::channel();
         spawn_reader(resp_read, tx);
@@ -384,6 +385,7 @@ impl Session {
         self.finished = true;
         self.requests = None;
         self.group.kill();
+        self.group.unregister();
         if let Some(group) = &self.cgroup {
             group.kill_all(Some(self.child.id()));
         }

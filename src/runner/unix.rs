@@ -43,7 +43,31 @@ pub(crate) struct Identity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Group(pub i32);
 
+/// The process groups of live sessions, for the interrupt handler.
+static LIVE_GROUPS: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
 impl Group {
+    pub(crate) fn register(self) {
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.push(self.0);
+        }
+    }
+
+    pub(crate) fn unregister(self) {
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.retain(|&g| g != self.0);
+        }
+    }
+
+    /// SIGKILLs every live session's group (on an interrupt).
+    pub(crate) fn kill_all_live() {
+        if let Ok(live) = LIVE_GROUPS.lock() {
+            for &g in live.iter() {
+                Group(g).kill();
+            }
+        }
+    }
+
     pub(crate) fn kill(self) {
         // ESRCH (the group is already gone) is the normal case after a clean exit.
         let _ = killpg(Pid::from_raw(self.0), Signal::SIGKILL);
