@@ -141,6 +141,7 @@ class Checker(ast.NodeVisitor):
         self.findings = []
         self.calls = []  # module-level units this one refers to
         self.inside_literal = 0
+        self.local_names = set()  # names this unit binds itself (they shadow globals)
 
     def report(self, node, construct):
         line = getattr(node, "lineno", 0)
@@ -158,8 +159,8 @@ class Checker(ast.NodeVisitor):
             "source": source,
         })
 
-    # Scopes: a method is reported as `Class.method`; nested functions as
-    # part of the module-level function that holds them.
+    # Scopes: a method is reported as `Class.method`, a nested function as
+    # `outer.inner`; deeper nesting keeps the first two names.
     def visit_FunctionDef(self, node):
         self.check_arguments(node.args)
         for decorator in node.decorator_list:
@@ -264,8 +265,24 @@ class Checker(ast.NodeVisitor):
         if isinstance(node.ctx, ast.Load):
             if node.id in self.module.units:
                 self.calls.append(node.id)
-            elif node.id in self.module.containers:
+            elif node.id in self.module.containers and node.id not in self.local_names:
                 self.report(node, "module-level {} `{}`".format(self.module.containers[node.id], node.id))
+
+
+def local_names(unit):
+    """Names a unit binds (assignments, parameters, loop targets, imports),
+    less those it declares `global`: a local `moves` is not the module's."""
+    bound, declared = set(), set()
+    for node in ast.walk(unit):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+    return bound - declared
 
 
 def lint(source, checked, exempt):
@@ -280,6 +297,7 @@ def lint(source, checked, exempt):
     def walk(name):
         if name not in walked:
             checker = Checker(module, lines, name)
+            checker.local_names = local_names(module.units[name])
             checker.visit(module.units[name])
             callees = [c for c in checker.calls if c in module.units and c not in exempt]
             walked[name] = (checker.findings, callees)
