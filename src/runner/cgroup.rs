@@ -54,38 +54,39 @@ pub(crate) struct SlotGroup {
     memory_dir: Option<PathBuf>,
 }
 
-struct Mount {
-    point: PathBuf,
-    root: String,
-    fstype: String,
-    options: String,
+struct Mount<'a> {
+    point: &'a str,
+    root: &'a str,
+    fstype: &'a str,
+    options: &'a str,
 }
 
-fn mounts() -> Vec<Mount> {
-    let text = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    text.lines()
+/// The mounts of `/proc/self/mountinfo`: `ID PARENT MAJ:MIN ROOT POINT
+/// OPTIONS [TAGS...] - FSTYPE SOURCE SUPER_OPTIONS`.
+fn mounts(mountinfo: &str) -> Vec<Mount<'_>> {
+    mountinfo
+        .lines()
         .filter_map(|line| {
             let (head, tail) = line.split_once(" - ")?;
             let fields: Vec<&str> = head.split(' ').collect();
             let mut tail = tail.split(' ');
-            let fstype = tail.next()?.to_owned();
+            let fstype = tail.next()?;
             let _source = tail.next()?;
-            let options = tail.next().unwrap_or("").to_owned();
             Some(Mount {
-                point: PathBuf::from(fields.get(4)?),
-                root: (*fields.get(3)?).to_owned(),
+                point: fields.get(4)?,
+                root: fields.get(3)?,
                 fstype,
-                options,
+                options: tail.next().unwrap_or(""),
             })
         })
         .collect()
 }
 
-/// Our own cgroup in the hierarchy whose controller list contains `name`
-/// (v1), or in the unified hierarchy (`name` empty).
-fn own_path(name: &str) -> Option<String> {
-    let text = fs::read_to_string("/proc/self/cgroup").ok()?;
-    text.lines().find_map(|line| {
+/// Our own cgroup, from `/proc/self/cgroup` (`ID:CONTROLLERS:PATH`), in the
+/// v1 hierarchy whose controller list holds `name`, or in the unified
+/// hierarchy (`name` empty).
+fn own_path<'a>(self_cgroup: &'a str, name: &str) -> Option<&'a str> {
+    self_cgroup.lines().find_map(|line| {
         let mut parts = line.splitn(3, ':');
         let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
         let hit = if name.is_empty() {
@@ -93,14 +94,54 @@ fn own_path(name: &str) -> Option<String> {
         } else {
             controllers.split(',').any(|c| c == name)
         };
-        hit.then(|| path.to_owned())
+        hit.then_some(path)
     })
 }
 
-/// The folder of our own cgroup under a mount.
-fn own_dir(mount: &Mount, path: &str) -> PathBuf {
-    let relative = path.strip_prefix(mount.root.as_str()).unwrap_or(path);
-    mount.point.join(relative.trim_start_matches('/'))
+/// The folder of our own cgroup under a mount (which may show only a
+/// subtree of its hierarchy, as in a container).
+fn own_dir(mount: &Mount<'_>, path: &str) -> PathBuf {
+    let relative = path.strip_prefix(mount.root).unwrap_or(path);
+    Path::new(mount.point).join(relative.trim_start_matches('/'))
+}
+
+/// Where salgrade's own cgroups are, by layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Layout {
+    /// A hierarchy per controller: our cgroup in the pids one (and memory's).
+    V1 {
+        pids: PathBuf,
+        memory: Option<PathBuf>,
+    },
+    /// The unified hierarchy: our cgroup there.
+    V2 { own: PathBuf },
+}
+
+/// Finds the layout from `/proc/self/mountinfo` and `/proc/self/cgroup`.
+/// A v1 pids hierarchy wins (on hybrid systems the unified one then holds
+/// no controllers).
+fn detect(mountinfo: &str, self_cgroup: &str) -> Result<Layout, String> {
+    let mounts = mounts(mountinfo);
+    let v1 = |controller: &str| {
+        let mount = mounts
+            .iter()
+            .find(|m| m.fstype == "cgroup" && m.options.split(',').any(|o| o == controller))?;
+        Some(own_dir(mount, own_path(self_cgroup, controller)?))
+    };
+    if let Some(pids) = v1("pids") {
+        return Ok(Layout::V1 {
+            pids,
+            memory: v1("memory"),
+        });
+    }
+    let unified = mounts
+        .iter()
+        .find(|m| m.fstype == "cgroup2")
+        .ok_or("no cgroup file system is mounted")?;
+    let path = own_path(self_cgroup, "").ok_or("no unified cgroup in /proc/self/cgroup")?;
+    Ok(Layout::V2 {
+        own: own_dir(unified, path),
+    })
 }
 
 fn write(path: &Path, value: &str) -> Result<(), String> {
@@ -111,35 +152,25 @@ impl Cgroups {
     /// Finds a writable pids cgroup (and memory, if it can) and creates this
     /// run's folder. `Err` says why not, for the fallback note.
     pub(crate) fn create(max_processes: u64, max_memory: u64) -> Result<Cgroups, String> {
-        let mounts = mounts();
+        let read = |p: &str| fs::read_to_string(p).unwrap_or_default();
+        let layout = detect(&read("/proc/self/mountinfo"), &read("/proc/self/cgroup"))?;
         let run_name = format!("salgrade-{}", std::process::id());
-        let v1 = |controller: &str| {
-            let mount = mounts
-                .iter()
-                .find(|m| m.fstype == "cgroup" && m.options.split(',').any(|o| o == controller))?;
-            Some(own_dir(mount, &own_path(controller)?))
+        let own = match layout {
+            Layout::V1 { pids, memory } => {
+                let pids_run = make_run_dir(&pids, &run_name)?;
+                let memory_run = memory.and_then(|p| make_run_dir(&p, &run_name).ok());
+                return Ok(Cgroups {
+                    version: Version::V1,
+                    pids_run,
+                    memory_controller: memory_run.is_some(),
+                    memory_run,
+                    max_processes,
+                    max_memory,
+                    slots: Mutex::new(BTreeMap::new()),
+                });
+            }
+            Layout::V2 { own } => own,
         };
-        if let Some(pids_parent) = v1("pids") {
-            let pids_run = make_run_dir(&pids_parent, &run_name)?;
-            let memory_run = v1("memory").and_then(|p| make_run_dir(&p, &run_name).ok());
-            return Ok(Cgroups {
-                version: Version::V1,
-                pids_run,
-                memory_controller: memory_run.is_some(),
-                memory_run,
-                max_processes,
-                max_memory,
-                slots: Mutex::new(BTreeMap::new()),
-            });
-        }
-        let unified = mounts
-            .iter()
-            .find(|m| m.fstype == "cgroup2")
-            .ok_or("no cgroup file system is mounted")?;
-        let own = own_dir(
-            unified,
-            &own_path("").ok_or("no unified cgroup in /proc/self/cgroup")?,
-        );
         let available = fs::read_to_string(own.join("cgroup.controllers")).unwrap_or_default();
         if !available.split_whitespace().any(|c| c == "pids") {
             return Err(format!(
@@ -366,5 +397,61 @@ impl SlotGroup {
             .lines()
             .find_map(|l| l.strip_prefix("oom_kill ")?.trim().parse().ok())
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HYBRID_MOUNTS: &str = "\
+31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+";
+    const HYBRID_SELF: &str = "8:pids:/\n4:memory:/process_api/b431\n0::/\n";
+
+    #[test]
+    fn v1_is_found_per_controller() {
+        assert_eq!(
+            detect(HYBRID_MOUNTS, HYBRID_SELF),
+            Ok(Layout::V1 {
+                pids: PathBuf::from("/sys/fs/cgroup/pids"),
+                memory: Some(PathBuf::from("/sys/fs/cgroup/memory/process_api/b431")),
+            })
+        );
+    }
+
+    #[test]
+    fn v2_is_found_under_the_unified_mount() {
+        let mounts =
+            "30 24 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate\n";
+        let own = "0::/user.slice/user-1000.slice/session-2.scope\n";
+        assert_eq!(
+            detect(mounts, own),
+            Ok(Layout::V2 {
+                own: PathBuf::from("/sys/fs/cgroup/user.slice/user-1000.slice/session-2.scope")
+            })
+        );
+    }
+
+    #[test]
+    fn a_container_sees_a_subtree_of_its_hierarchy() {
+        // The mount's root is our own cgroup: the folder is the mount point.
+        let mounts = "700 699 0:30 /docker/abc /sys/fs/cgroup ro,nosuid - cgroup2 cgroup2 rw\n";
+        assert_eq!(
+            detect(mounts, "0::/docker/abc\n"),
+            Ok(Layout::V2 {
+                own: PathBuf::from("/sys/fs/cgroup")
+            })
+        );
+    }
+
+    #[test]
+    fn no_cgroup_file_system_is_a_reason_not_a_panic() {
+        let mounts = "22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n";
+        assert!(detect(mounts, "").is_err());
+        assert!(detect("", "").is_err());
     }
 }
