@@ -429,7 +429,7 @@ fn lint_text(name: &str, checked: &Result<Vec<lint::Violation>, String>) -> Stri
     let violations = match checked {
         Err(why) => return format!("{name}: cannot be checked: {why}\n"),
         Ok(v) if v.is_empty() => {
-            return format!("{name}: no list, tuple, set or dict outside `salb2salbLL`\n");
+            return format!("{name}: no rule violation found\n");
         }
         Ok(v) => v,
     };

@@ -20,7 +20,7 @@ fn move_line(n: Square, step: u64, m: &Move) -> String {
     let start = if m.number == 1 {
         format!("move 1 (the start, a move of {step} from square {n}, the last square)")
     } else {
-        format!("move {}: from square {}, {step} on", m.number, m.from)
+        format!("move {}: from square {}, moving {step},", m.number, m.from)
     };
     let mut s = format!("{start} lands on square {}", m.landed);
     if m.wrapped && m.number > 1 {
@@ -178,7 +178,7 @@ mod tests {
         );
         assert_eq!(
             lines[1],
-            "move 2: from square 2, 2 on lands on square 4: the last square"
+            "move 2: from square 2, moving 2, lands on square 4: the last square"
         );
         assert!(lines[2].contains("reaches square 4 on move 2"));
         // Step 1 on 4 squares with a snake 3 -> 1: 1, 2, 3->1, 2, ... never.
