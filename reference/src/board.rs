@@ -212,6 +212,15 @@ impl Board {
         &self.snadders
     }
 
+    /// The snadders as `(source, destination)` pairs, sorted by source: the
+    /// form [`Board::new`] takes.
+    pub fn pairs(&self) -> Vec<(u64, u64)> {
+        self.snadders
+            .iter()
+            .map(|s| (u64::from(s.source), u64::from(s.destination)))
+            .collect()
+    }
+
     /// The destination of the snadder starting on `square`, if any (binary search).
     pub fn destination_of(&self, square: Square) -> Option<Square> {
         self.snadders
@@ -260,11 +269,7 @@ impl From<Board> for RawBoard {
     fn from(board: Board) -> RawBoard {
         RawBoard {
             squares: u64::from(board.squares),
-            snadders: board
-                .snadders
-                .iter()
-                .map(|s| (u64::from(s.source), u64::from(s.destination)))
-                .collect(),
+            snadders: board.pairs(),
         }
     }
 }

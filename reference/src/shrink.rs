@@ -44,7 +44,7 @@ enum Edit {
 /// Lazy: a 6,000-square board has thousands of candidates, and a search
 /// usually keeps one of the first few.
 pub fn candidates(input: Input) -> impl Iterator<Item = Input> {
-    let pairs = pairs_of(&input.board);
+    let pairs = input.board.pairs();
     edits(&input, pairs.len())
         .into_iter()
         .filter_map(move |edit| apply(&input, &pairs, edit))
@@ -143,15 +143,6 @@ fn without_squares(n: u64, pairs: &[(u64, u64)], start: u64, len: u64) -> Option
     Board::new(m, &kept).ok()
 }
 
-/// A board's snadders as `(source, destination)` pairs.
-pub fn pairs_of(board: &Board) -> Vec<(u64, u64)> {
-    board
-        .snadders()
-        .iter()
-        .map(|s| (u64::from(s.source), u64::from(s.destination)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,7 +174,7 @@ mod tests {
                 prop_assert_eq!(c.args.len(), input.args.len());
                 prop_assert!(c.args.iter().all(|&a| a >= 1));
                 // Valid by construction: rebuilding it succeeds.
-                prop_assert!(Board::new(u64::from(c.board.squares()), &pairs_of(&c.board)).is_ok());
+                prop_assert!(Board::new(u64::from(c.board.squares()), &c.board.pairs()).is_ok());
             }
         }
 
@@ -198,7 +189,7 @@ mod tests {
     fn removing_a_block_renumbers_and_drops_what_it_touches() {
         let b = Board::new(10, &[(2, 8), (5, 3), (9, 1)]).unwrap();
         // Remove squares 4..=6: 8 -> 5, 9 -> 6; 5->3 touched square 5 and goes.
-        let pairs = pairs_of(&b);
+        let pairs = b.pairs();
         let smaller = without_squares(10, &pairs, 4, 3).unwrap();
         assert_eq!(smaller, Board::new(7, &[(2, 5), (6, 1)]).unwrap());
         // Removing the last square drops snadders onto the new last square.

@@ -164,11 +164,7 @@ impl A48 {
                     .collect()
             })
             .unwrap_or_default();
-        let want: BTreeSet<(u64, u64)> = board
-            .snadders()
-            .iter()
-            .map(|s| (u64::from(s.source), u64::from(s.destination)))
-            .collect();
+        let want = pairs(board);
         if got == want {
             return Verdict::pass();
         }
@@ -217,7 +213,7 @@ fn indent(line: String) -> String {
 }
 
 fn pairs(board: &Board) -> BTreeSet<(u64, u64)> {
-    shrink::pairs_of(board).into_iter().collect()
+    board.pairs().into_iter().collect()
 }
 
 fn snadder_words(set: &BTreeSet<(u64, u64)>) -> String {
