@@ -273,28 +273,22 @@ impl Engine {
             return Vec::new();
         }
         let cases = &self.case_file.cases;
-        let starts: Vec<_> = self
+        let starts: Vec<usize> = self
             .assignment
             .functions()
             .iter()
-            .filter_map(|&function| {
-                results
-                    .iter()
-                    .zip(cases)
-                    .zip(&self.deadlines)
-                    .filter(|((r, _), _)| r.function == function && !r.verdict.passed())
-                    .min_by_key(|((_, c), _)| self.assignment.case_size(c))
-            })
-            .filter(|((r, _), _)| shrink::worth_shrinking(r.verdict.kind))
+            .filter_map(|f| grading::smallest_failing(self.assignment, cases, results, f))
+            .filter(|&i| shrink::worth_shrinking(results[i].verdict.kind))
             .collect();
         let end = Instant::now() + self.shrink_budget;
         let mut found = Vec::new();
-        for (i, &((result, case), &deadline)) in starts.iter().enumerate() {
+        for (n, &i) in starts.iter().enumerate() {
+            let (result, case, deadline) = (&results[i], &cases[i], self.deadlines[i]);
             // Each function gets an equal share of what is left, so one slow
             // search cannot starve the others.
             let left = end.saturating_duration_since(Instant::now());
             let budget = Budget {
-                until: Instant::now() + left / (starts.len() - i) as u32,
+                until: Instant::now() + left / (starts.len() - n) as u32,
                 max_tries: MAX_SHRINK_TRIES,
             };
             let mut oracle = |candidate: &Case| {
@@ -378,21 +372,20 @@ impl Engine {
             }
         };
         let offending = lint::offending_functions(&violations).len();
-        let (mut functions, score, max_score) =
-            grading::score(self.assignment, &self.rubric, cases, &results, offending);
+        let mut tally = grading::score(self.assignment, &self.rubric, cases, &results, offending);
         for c in counterexamples {
-            if let Some(f) = functions.get_mut(&c.case.function) {
+            if let Some(f) = tally.functions.get_mut(&c.case.function) {
                 f.counterexample = Some(c);
             }
         }
         Ok(StudentReport {
             student: sub.student.clone(),
             file: rel,
-            score,
-            max_score,
-            functions,
+            score: tally.score,
+            max_score: tally.max_score,
+            functions: tally.functions,
             cases: results,
-            penalty: self.rubric.penalty(offending),
+            penalty: tally.penalty,
             violations,
             rule_checked,
             warnings,

@@ -82,6 +82,32 @@ pub(crate) fn judge_all(
         .collect()
 }
 
+/// The index of `function`'s smallest failing case, by the assignment's
+/// measure of size: the one shown to the student and shrunk further.
+pub(crate) fn smallest_failing(
+    assignment: &dyn Assignment,
+    cases: &[Case],
+    results: &[CaseResult],
+    function: &str,
+) -> Option<usize> {
+    results
+        .iter()
+        .zip(cases)
+        .enumerate()
+        .filter(|(_, (r, _))| r.function == function && !r.verdict.passed())
+        .min_by_key(|(_, (_, c))| assignment.case_size(c))
+        .map(|(i, _)| i)
+}
+
+/// A student's tally under a rubric.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tally {
+    pub functions: BTreeMap<String, FunctionScore>,
+    pub score: f64,
+    pub max_score: f64,
+    pub penalty: f64,
+}
+
 /// Tallies per function and applies the rubric's points and penalties.
 pub(crate) fn score(
     assignment: &dyn Assignment,
@@ -89,7 +115,7 @@ pub(crate) fn score(
     cases: &[Case],
     results: &[CaseResult],
     offending_functions: usize,
-) -> (BTreeMap<String, FunctionScore>, f64, f64) {
+) -> Tally {
     let mut functions = BTreeMap::new();
     for &f in assignment.functions() {
         let mine: Vec<&CaseResult> = results.iter().filter(|r| r.function == f).collect();
@@ -97,11 +123,8 @@ pub(crate) fn score(
         let passed = mine.iter().filter(|r| r.verdict.passed()).count() as u32;
         let max_points = rubric.points_for(f);
         let points = rubric.partial_credit.points(max_points, passed, total);
-        let smallest_failure = results
-            .iter()
-            .zip(cases)
-            .filter(|(r, _)| r.function == f && !r.verdict.passed())
-            .min_by_key(|(_, c)| assignment.case_size(c))
+        let smallest_failure = smallest_failing(assignment, cases, results, f)
+            .map(|i| (&results[i], &cases[i]))
             .map(|(r, c)| Failure {
                 case_id: r.case_id.clone(),
                 label: c.label.clone(),
@@ -123,8 +146,12 @@ pub(crate) fn score(
     let max: f64 = functions.values().map(|f| f.max_points).sum();
     let earned: f64 = functions.values().map(|f| f.points).sum();
     let penalty = rubric.penalty(offending_functions);
-    let score = round2((earned - penalty).max(0.0));
-    (functions, score, round2(max))
+    Tally {
+        score: round2((earned - penalty).max(0.0)),
+        max_score: round2(max),
+        functions,
+        penalty,
+    }
 }
 
 pub(crate) fn round2(x: f64) -> f64 {
