@@ -128,7 +128,7 @@ pub(crate) fn check_rule(
     let run = runner::lint_source(runner, &rule, assignment.student_file(), source, slot)
         .context("cannot run the rule checker")?;
     Ok(match run {
-        runner::LintRun::Findings(findings) => lint::parse_findings(&findings),
+        runner::LintRun::Findings(findings) => lint::parse_findings(findings),
         runner::LintRun::Unreadable(why) => Err(why),
     })
 }

@@ -49,8 +49,8 @@ pub(crate) fn offending_functions(violations: &[Violation]) -> BTreeSet<&str> {
 }
 
 /// Reads the checker's `findings` array.
-pub(crate) fn parse_findings(findings: &serde_json::Value) -> Result<Vec<Violation>, String> {
-    serde_json::from_value(findings.clone()).map_err(|e| format!("malformed findings: {e}"))
+pub(crate) fn parse_findings(findings: serde_json::Value) -> Result<Vec<Violation>, String> {
+    serde_json::from_value(findings).map_err(|e| format!("malformed findings: {e}"))
 }
 
 #[cfg(test)]
@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn a_helper_is_charged_to_every_graded_function_that_reaches_it() {
-        let v: Vec<Violation> = parse_findings(&serde_json::json!([
+        let v: Vec<Violation> = parse_findings(serde_json::json!([
             {"function": "step", "line": 3, "column": 5, "construct": "list literal",
              "source": "x = []", "path": ["whowins", "race", "step"],
              "graded": ["whowins", "dualboard"]},
@@ -74,6 +74,6 @@ mod tests {
             offending_functions(&v).into_iter().collect::<Vec<_>>(),
             ["dualboard", "whowins", "willfinish"]
         );
-        assert!(parse_findings(&serde_json::json!([{"line": 1}])).is_err());
+        assert!(parse_findings(serde_json::json!([{"line": 1}])).is_err());
     }
 }
