@@ -376,9 +376,8 @@ impl Session {
             .is_some_and(|g| g.oom_kills() > self.oom_baseline)
     }
 
-    /// Kills the group and everything in the slot's cgroup (or, without
-    /// one, every process of the slot's uid), reaps the child and the
-    /// orphans, and closes the request channel. Idempotent.
+    /// Kills the group (and the slot's uid when there is one), reaps the
+    /// child, and closes the request channel. Idempotent.
     pub(crate) fn end(&mut self) {
         if self.finished {
             return;
@@ -387,19 +386,15 @@ impl Session {
         self.requests = None;
         self.group.kill();
         self.group.unregister();
-        // The slot's cgroup lists every process the session started, so it
-        // both kills and reaps them; the sweep of the slot's uid (a helper
-        // process, then a scan of /proc) is the fallback without one.
-        let sweep_uid = self.sweep_uid.filter(|_| self.cgroup.is_none());
         if let Some(group) = &self.cgroup {
             group.kill_all(Some(self.child.id()));
         }
-        if let Some(uid) = sweep_uid {
+        if let Some(uid) = self.sweep_uid {
             unix::kill_all_of(uid);
         }
         let _ = self.child.wait();
         self.group.reap();
-        if let Some(uid) = sweep_uid {
+        if let Some(uid) = self.sweep_uid {
             unix::reap_orphans_of(uid);
         }
     }
