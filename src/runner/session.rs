@@ -173,6 +173,7 @@ pub(crate) struct Session {
     stdout: Shared,
     stderr: Shared,
     sweep_uid: Option<u32>,
+    sandbox: SandboxKind,
     cgroup: Option<SlotGroup>,
     oom_baseline: u64,
     finished: bool,
@@ -272,6 +273,7 @@ impl Session {
             stdout,
             stderr,
             sweep_uid: launch.sweep_uid,
+            sandbox: cfg.sandbox,
             cgroup,
             oom_baseline,
             finished: false,
@@ -384,18 +386,24 @@ impl Session {
         }
         self.finished = true;
         self.requests = None;
-        self.group.kill();
-        self.group.unregister();
+        // The cgroup first, while every process is still listed in it: one
+        // killed by the group kill would leave the list before it is read,
+        // and kill_all reaps only the orphans it saw.
         if let Some(group) = &self.cgroup {
             group.kill_all(Some(self.child.id()));
         }
+        self.group.kill();
+        self.group.unregister();
         if let Some(uid) = self.sweep_uid {
             unix::kill_all_of(uid);
         }
         let _ = self.child.wait();
         self.group.reap();
         if let Some(uid) = self.sweep_uid {
-            unix::reap_orphans_of(uid);
+            unix::reap_orphans(unix::Orphans::OfUid(uid));
+        }
+        if self.sandbox == SandboxKind::Bwrap {
+            unix::reap_orphans(unix::Orphans::SandboxZombies);
         }
     }
 

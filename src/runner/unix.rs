@@ -183,26 +183,45 @@ pub(crate) fn kill_all_of(uid: u32) {
     }
 }
 
-/// Reaps these pids if they are (now) salgrade's children, waiting up to
-/// 200 ms for each to finish dying. Waiting by pid never touches another
-/// worker's children.
+/// Reaps these killed pids as they become salgrade's children, waiting up
+/// to 200 ms in all. A pid that is not (yet) our child but still exists is
+/// waiting to be re-parented to us when its dying parent exits; one that no
+/// longer exists was reaped by its own parent. Waiting by pid never touches
+/// another worker's children.
 pub(crate) fn reap_pids(pids: &[i32]) {
     let until = std::time::Instant::now() + std::time::Duration::from_millis(200);
     for &pid in pids {
         loop {
-            match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) if std::time::Instant::now() < until => {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
+            let pending = match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => true,
+                Err(nix::errno::Errno::ECHILD) => {
+                    std::path::Path::new(&format!("/proc/{pid}")).exists()
                 }
-                _ => break,
+                _ => false,
+            };
+            if !pending || std::time::Instant::now() >= until {
+                break;
             }
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }
 }
 
-/// Reaps salgrade's orphaned children that run as `uid` (a slot's own uid,
-/// so no other worker's child is touched), found in `/proc`.
-pub(crate) fn reap_orphans_of(uid: u32) {
+/// Which of salgrade's orphaned children a session leaves to be reaped.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Orphans {
+    /// Every child running as the slot's own uid (no other worker's child
+    /// runs as it).
+    OfUid(u32),
+    /// Every zombie child that lived in a nested PID namespace: bubblewrap's
+    /// PID 1 and its descendants, which can never be a worker's direct
+    /// child. bubblewrap's outer process exits without reaping its PID 1,
+    /// so each session would otherwise leave one zombie behind.
+    SandboxZombies,
+}
+
+/// Reaps salgrade's orphaned children of the given kind, found in `/proc`.
+pub(crate) fn reap_orphans(kind: Orphans) {
     let me = std::process::id().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return;
@@ -219,12 +238,19 @@ pub(crate) fn reap_orphans_of(uid: u32) {
             status
                 .lines()
                 .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.split_whitespace().next())
-                .map(str::to_owned)
+                .map(str::split_whitespace)
         };
-        if field("PPid:").as_deref() == Some(me.as_str())
-            && field("Uid:").as_deref() == Some(uid.to_string().as_str())
-        {
+        let first = |name: &str| field(name).and_then(|mut v| v.next());
+        if first("PPid:") != Some(me.as_str()) {
+            continue;
+        }
+        let ours = match kind {
+            Orphans::OfUid(uid) => first("Uid:") == Some(uid.to_string().as_str()),
+            Orphans::SandboxZombies => {
+                first("State:") == Some("Z") && field("NSpid:").is_some_and(|v| v.count() > 1)
+            }
+        };
+        if ours {
             mine.push(pid);
         }
     }
