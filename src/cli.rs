@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use salgrade_reference::Reading;
 
 use crate::report::Format;
 use crate::runner::SandboxKind;
@@ -44,49 +43,49 @@ pub(crate) enum Command {
     /// Answer one question with the reference implementation.
     #[command(
         name = "ref",
-        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref finish-time --board board.json 3\n  salgrade ref dualboard --board board.json"
+        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref --assignment leetcode909 moves --board-json '[[-1,-1],[-1,3]]'\n  salgrade ref --assignment min-throws explain --board-json '[-1,5,-1,-1,-1,-1,-1]'\n\n`salgrade assignments` lists each assignment's questions."
     )]
     Ref(RefArgs),
     /// Write the default rubric (TOML, with comments) to start from.
-    #[command(after_help = "Example:\n  salgrade init --rubric rubric.toml")]
+    #[command(
+        after_help = "Example:\n  salgrade init --rubric rubric.toml\n  salgrade init --assignment leetcode909 --rubric -"
+    )]
     Init(InitArgs),
+    /// List the assignments salgrade grades, with their files, functions and questions.
+    #[command(after_help = "Example:\n  salgrade assignments")]
+    Assignments,
+}
+
+/// Which assignment a command is about.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct AssignmentArg {
+    /// The assignment (see `salgrade assignments`); default `a48`. A case file names its own, which wins.
+    #[arg(long, short = 'a', value_name = "NAME")]
+    pub assignment: Option<String>,
 }
 
 /// Which cases to run.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct CaseArgs {
+    #[command(flatten)]
+    pub assignment: AssignmentArg,
     /// The seed of the generated cases; instructors grade with a secret one.
-    #[arg(long, default_value_t = salgrade_reference::generate::PUBLIC_SEED)]
+    #[arg(long, default_value_t = salgrade_reference::case::PUBLIC_SEED)]
     pub seed: u64,
     /// Random cases per function, on top of the fixed edge cases.
-    #[arg(long, default_value_t = salgrade_reference::generate::DEFAULT_RANDOM_CASES)]
+    #[arg(long, default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES)]
     pub cases: usize,
     /// Grade with this case file (from `salgrade gen` or hand-written) instead of a seed.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases"])]
     pub cases_file: Option<PathBuf>,
-    /// How to read a start on the last square in `whowins` (see the README's rules); default `either`.
-    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
-    pub reading: ReadingArg,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum ReadingArg {
-    /// The start is move 1.
-    Counts,
-    /// The start is not a move.
-    Separate,
-    /// Accept either reading's answer.
-    Either,
-}
-
-impl From<ReadingArg> for Reading {
-    fn from(r: ReadingArg) -> Reading {
-        match r {
-            ReadingArg::Counts => Reading::Counts,
-            ReadingArg::Separate => Reading::Separate,
-            ReadingArg::Either => Reading::Either,
-        }
-    }
+    /// An assignment option, `KEY=VALUE`, repeatable (see `salgrade assignments`; a48 takes `reading=counts|separate|either`, default `either`). A case file carries its own.
+    #[arg(
+        long = "option",
+        short = 'O',
+        value_name = "KEY=VALUE",
+        conflicts_with = "cases_file"
+    )]
+    pub options: Vec<String>,
 }
 
 /// Which interpreter and sandbox run student code (and the rule checker).
@@ -164,7 +163,7 @@ pub(crate) struct GradeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// The student's `salbLLfunctions.py`.
+    /// The student's file (`salbLLfunctions.py`, `solution.py`, `min_throws.py`).
     pub file: PathBuf,
     #[command(flatten)]
     pub cases: CaseArgs,
@@ -174,7 +173,9 @@ pub(crate) struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct LintArgs {
-    /// The student's `salbLLfunctions.py`.
+    #[command(flatten)]
+    pub assignment: AssignmentArg,
+    /// The student's file.
     pub file: PathBuf,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
@@ -193,40 +194,29 @@ pub(crate) enum LintFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct GenArgs {
+    #[command(flatten)]
+    pub assignment: AssignmentArg,
     /// The seed; the same seed gives the same bytes on every machine.
-    #[arg(long, default_value_t = salgrade_reference::generate::PUBLIC_SEED)]
+    #[arg(long, default_value_t = salgrade_reference::case::PUBLIC_SEED)]
     pub seed: u64,
     /// Random cases per function, on top of the fixed edge cases.
-    #[arg(long, default_value_t = salgrade_reference::generate::DEFAULT_RANDOM_CASES)]
+    #[arg(long, default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES)]
     pub cases: usize,
-    /// How to read a start on the last square in `whowins` (default `either`).
-    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
-    pub reading: ReadingArg,
+    /// An assignment option, `KEY=VALUE`, repeatable (a48: `reading=counts|separate|either`).
+    #[arg(long = "option", short = 'O', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
     /// Write the case file here instead of stdout.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum Question {
-    /// Whether a player with the step size ever reaches the last square.
-    Willfinish,
-    /// Which player wins with the two step sizes.
-    Whowins,
-    /// The dual board.
-    Dualboard,
-    /// The move on which the player first reaches the last square.
-    FinishTime,
-    /// The player's moves, square by square.
-    Walk,
-}
-
 #[derive(Debug, Args)]
 pub(crate) struct RefArgs {
-    /// The question to answer.
-    #[arg(value_enum)]
-    pub question: Question,
-    /// A board file (`{"squares": 16, "snadders": [[2, 11], [10, 7]]}`).
+    #[command(flatten)]
+    pub assignment: AssignmentArg,
+    /// The question to answer (`salgrade assignments` lists each assignment's).
+    pub question: String,
+    /// A board file, in the form the assignment's case files use for its board (a48: `{"squares": 16, "snadders": [[2, 11], [10, 7]]}`).
     #[arg(
         long,
         value_name = "FILE",
@@ -237,15 +227,17 @@ pub(crate) struct RefArgs {
     /// The board as JSON on the command line.
     #[arg(long, value_name = "JSON")]
     pub board_json: Option<String>,
-    /// Step sizes: one for willfinish, finish-time and walk, two for whowins.
-    pub steps: Vec<u64>,
-    /// How to read a start on the last square for whowins (default `either`: print every accepted answer).
-    #[arg(long, value_enum, default_value_t = ReadingArg::Either)]
-    pub reading: ReadingArg,
+    /// The question's arguments (a48: one step size for willfinish, finish-time and walk, two for whowins).
+    pub args: Vec<u64>,
+    /// An assignment option, `KEY=VALUE`, repeatable (a48: `reading=...`; default `either` prints every accepted answer).
+    #[arg(long = "option", short = 'O', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct InitArgs {
+    #[command(flatten)]
+    pub assignment: AssignmentArg,
     /// Where to write the rubric (default `rubric.toml`; `-` is stdout).
     #[arg(long, value_name = "FILE", default_value = "rubric.toml")]
     pub rubric: PathBuf,

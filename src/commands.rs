@@ -8,46 +8,81 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-use salgrade_reference::{Board, Reading, a48};
+use anyhow::{Context, anyhow, bail};
+use salgrade_reference::{CaseFile, Options};
 
-use crate::assignment::{Assignment, GenSettings, a48::A48};
+use crate::assignment::{self, Assignment};
 use crate::cli::{
-    CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat, Question, RefArgs,
-    RunArgs, SandboxArgs,
+    AssignmentArg, CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat,
+    RefArgs, RunArgs, SandboxArgs,
 };
 use crate::discover::{self, Submission};
-use crate::engine::{self, CaseSource, DeadlinePolicy, Engine};
+use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::lint;
-use crate::grading::rubric::{DEFAULT_RUBRIC_TOML, Rubric};
+use crate::grading::rubric::{self, Rubric};
 use crate::journal::{self, Journal};
 use crate::report::{self, Report, StudentReport, feedback};
-use crate::runner::{Limits, RunnerConfig};
+use crate::runner::{Limits, RunnerConfig, setup};
 
 pub(crate) const SUCCESS: u8 = 0;
 pub(crate) const SOME_FAILED: u8 = 1;
 
-fn assignment() -> &'static dyn Assignment {
-    &A48
+/// The assignment named on the command line, or the default.
+fn named(arg: &AssignmentArg) -> anyhow::Result<&'static dyn Assignment> {
+    Ok(assignment::by_id(
+        arg.assignment.as_deref().unwrap_or(assignment::DEFAULT),
+    )?)
 }
 
-fn case_source(args: &CaseArgs) -> CaseSource {
-    match &args.cases_file {
-        Some(path) => CaseSource::File(path.clone()),
-        None => CaseSource::Seed(GenSettings {
-            seed: args.seed,
-            random_per_function: args.cases,
-            reading: args.reading.into(),
-        }),
+/// `KEY=VALUE` options, validated by the assignment, defaults filled in.
+fn options(assignment: &dyn Assignment, given: &[String]) -> anyhow::Result<Options> {
+    let mut raw = Options::new();
+    for item in given {
+        let Some((key, value)) = item.split_once('=') else {
+            bail!("`--option {item}` is not `KEY=VALUE`");
+        };
+        raw.insert(key.trim().to_owned(), serde_json::json!(value.trim()));
     }
+    assignment
+        .options(&raw)
+        .map_err(|e| anyhow!("`--option` for assignment `{}`: {e}", assignment.id()))
+}
+
+/// The assignment and its cases: a case file names its own assignment (and
+/// wins over `--assignment`); otherwise the named one generates them.
+fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)> {
+    let Some(path) = &args.cases_file else {
+        let assignment = named(&args.assignment)?;
+        let options = options(assignment, &args.options)?;
+        return Ok((
+            assignment,
+            assignment.generate(args.seed, args.cases, &options),
+        ));
+    };
+    let file = engine::read_case_file(path)?;
+    let assignment = assignment::by_id(&file.assignment)
+        .with_context(|| format!("case file `{}`", path.display()))?;
+    if let Some(asked) = args
+        .assignment
+        .assignment
+        .as_deref()
+        .filter(|a| *a != file.assignment)
+    {
+        eprintln!(
+            "note: `--assignment {asked}` ignored: case file `{}` is for `{}`",
+            path.display(),
+            file.assignment
+        );
+    }
+    Ok((assignment, engine::check_case_file(assignment, file, path)?))
 }
 
 /// The interpreter and sandbox with `limits`, the cgroups that enforce
 /// them across processes, and notes (once) on any protection missing here.
 fn sandbox_config(args: &SandboxArgs, limits: Limits, quiet: bool) -> anyhow::Result<RunnerConfig> {
-    let python = engine::resolve_python(args.python.as_deref())?;
-    let (sandbox, note) = engine::choose_sandbox(args.sandbox)?;
-    let isolation = engine::isolation(sandbox, &python, &limits);
+    let python = setup::resolve_python(args.python.as_deref())?;
+    let (sandbox, note) = setup::choose_sandbox(args.sandbox)?;
+    let isolation = setup::isolation(sandbox, &python, &limits);
     if !quiet {
         if let Some(note) = note {
             eprintln!("note: {note}");
@@ -94,19 +129,20 @@ fn policy(args: &RunArgs) -> DeadlinePolicy {
     }
 }
 
-fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
-    let assignment = assignment();
-    let case_file = engine::load_cases(assignment, &case_source(cases))?;
-    let mut engine = Engine {
+fn prepared_engine(
+    assignment: &'static dyn Assignment,
+    case_file: CaseFile,
+    run: &RunArgs,
+    rubric: Rubric,
+) -> anyhow::Result<Engine> {
+    Engine::new(
         assignment,
-        runner: runner_config(run)?,
+        runner_config(run)?,
         case_file,
-        deadlines: Vec::new(),
         rubric,
-        shrink_budget: Duration::from_millis(run.shrink_ms),
-    };
-    engine.calibrate(policy(run))?;
-    Ok(engine)
+        policy(run),
+        Duration::from_millis(run.shrink_ms),
+    )
 }
 
 fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
@@ -114,7 +150,7 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
         salgrade_version: env!("CARGO_PKG_VERSION").to_owned(),
         assignment: engine.assignment.id().to_owned(),
         seed: engine.case_file.seed,
-        reading: engine.case_file.reading,
+        options: engine.case_file.options.clone(),
         case_count: engine.case_file.cases.len(),
         functions: engine
             .assignment
@@ -166,7 +202,7 @@ impl Output {
 }
 
 pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
-    let assignment = assignment();
+    let (assignment, case_file) = cases(&args.cases)?;
     let rubric = match &args.rubric {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -177,21 +213,26 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         None => Rubric::default_for(assignment.functions()),
     };
     let root = args.submissions.clone();
-    let subs = discover::discover(&root, assignment.student_file(), assignment.functions())?;
+    let subs = discover::discover(
+        &root,
+        assignment.student_file(),
+        &assignment.definition_markers(),
+    )?;
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
     }
-    let engine = prepared_engine(&args.cases, &args.run, rubric)?;
+    let engine = prepared_engine(assignment, case_file, &args.run, rubric)?;
     let seed = engine
         .case_file
         .seed
         .map(|s| format!(" (seed {s})"))
         .unwrap_or_default();
     eprintln!(
-        "grading {} submission(s) on {} cases{seed}, Python {}; {}",
+        "grading {} submission(s) of `{}` on {} cases{seed}, Python {}; {}",
         subs.len(),
+        assignment.id(),
         engine.case_file.cases.len(),
         engine.runner.python.version,
         engine.runner.protections()
@@ -353,12 +394,13 @@ impl Progress {
 }
 
 pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
-    let assignment = assignment();
     if !args.file.is_file() {
         bail!("`{}` is not a file", args.file.display());
     }
+    let (assignment, case_file) = cases(&args.cases)?;
     let engine = prepared_engine(
-        &args.cases,
+        assignment,
+        case_file,
         &args.run,
         Rubric::default_for(assignment.functions()),
     )?;
@@ -392,7 +434,13 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
 }
 
 pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
-    let assignment = assignment();
+    let assignment = named(&args.assignment)?;
+    if assignment.container_rule().is_none() {
+        bail!(
+            "assignment `{}` has no rule on constructs to check",
+            assignment.id()
+        );
+    }
     let source = std::fs::read(&args.file)
         .with_context(|| format!("cannot read `{}`", args.file.display()))?;
     let runner = sandbox_config(&args.sandbox, Limits::default(), true)?;
@@ -455,98 +503,66 @@ fn lint_text(name: &str, checked: &Result<Vec<lint::Violation>, String>) -> Stri
 }
 
 pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {
+    let assignment = named(&args.assignment)?;
+    let options = options(assignment, &args.options)?;
     let output = Output::open(args.output.as_deref())?;
-    let file = assignment().generate(GenSettings {
-        seed: args.seed,
-        random_per_function: args.cases,
-        reading: args.reading.into(),
-    });
+    let file = assignment.generate(args.seed, args.cases, &options);
     let mut bytes = serde_json::to_vec_pretty(&file)?;
     bytes.push(b'\n');
     output.write(&bytes)?;
     Ok(SUCCESS)
 }
 
-fn load_board(args: &RefArgs) -> anyhow::Result<Board> {
+/// The input `ref` asks about: a file or JSON on the command line.
+fn ref_input(args: &RefArgs) -> anyhow::Result<(serde_json::Value, String)> {
     match (&args.board, &args.board_json) {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read board file `{}`", path.display()))?;
-            serde_json::from_str(&text).with_context(|| format!("board file `{}`", path.display()))
+            let value = serde_json::from_str(&text)
+                .with_context(|| format!("board file `{}` is not JSON", path.display()))?;
+            Ok((value, format!("board file `{}`", path.display())))
         }
-        (None, Some(json)) => serde_json::from_str(json).context("`--board-json`"),
+        (None, Some(json)) => Ok((
+            serde_json::from_str(json).context("`--board-json` is not JSON")?,
+            "`--board-json`".to_owned(),
+        )),
         (None, None) => bail!("give a board with `--board FILE` or `--board-json JSON`"),
     }
 }
 
 pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
-    let board = load_board(&args)?;
-    let want = match args.question {
-        Question::Dualboard => 0,
-        Question::Whowins => 2,
-        _ => 1,
-    };
-    if args.steps.len() != want {
+    let assignment = named(&args.assignment)?;
+    let questions = assignment.questions();
+    if !questions.iter().any(|q| q.name == args.question) {
         bail!(
-            "`{:?}` takes {want} step size(s), {} given",
+            "assignment `{}` has no question `{}`; it answers {}",
+            assignment.id(),
             args.question,
-            args.steps.len()
+            questions
+                .iter()
+                .map(|q| format!("`{}`", q.name))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
-    if args.steps.contains(&0) {
-        bail!("step sizes are positive integers");
-    }
-    let reading: Reading = args.reading.into();
-    let text = match args.question {
-        Question::Willfinish => (if a48::willfinish(&board, args.steps[0]) {
-            "True"
-        } else {
-            "False"
-        })
-        .to_owned(),
-        Question::FinishTime => match a48::finish_time(&board, args.steps[0]) {
-            Some(t) => format!("{t}"),
-            None => "never".to_owned(),
-        },
-        Question::Whowins => {
-            let answers: Vec<String> =
-                a48::accepted_winners(&board, args.steps[0], args.steps[1], reading)
-                    .into_iter()
-                    .map(|p| u8::from(p).to_string())
-                    .collect();
-            answers.join(" or ")
-        }
-        Question::Dualboard => serde_json::to_string(&a48::dualboard(&board))?,
-        Question::Walk => {
-            let (moves, end) = a48::walk(&board, args.steps[0], u64::from(board.squares()) + 1);
-            let mut s = String::new();
-            for m in &moves {
-                s.push_str(&format!("move {}: {} -> {}", m.number, m.from, m.landed));
-                if m.wrapped {
-                    s.push_str(" (wrapped)");
-                }
-                if m.to != m.landed {
-                    s.push_str(&format!(" -> snadder to {}", m.to));
-                }
-                s.push('\n');
-            }
-            s.push_str(&match end {
-                a48::WalkEnd::Finished { at_move } => format!("finished on move {at_move}"),
-                a48::WalkEnd::Loops { at_move, first_seen, square } => {
-                    format!("move {at_move} returns to square {square}, first reached on move {first_seen}: the player loops forever")
-                }
-                a48::WalkEnd::Truncated => "stopped".to_owned(),
-            });
-            s
-        }
-    };
+    let options = options(assignment, &args.options)?;
+    let (input, origin) = ref_input(&args)?;
+    let text = assignment
+        .ask(&args.question, &input, &args.args, &options)
+        .map_err(|e| anyhow!("{origin}: {e}"))?;
     println!("{text}");
     Ok(SUCCESS)
 }
 
 pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
+    let assignment = named(&args.assignment)?;
+    let text = rubric::default_toml(
+        assignment.functions(),
+        assignment.container_rule().map(|r| r.summary),
+    );
     if args.rubric.as_os_str() == "-" {
-        print!("{DEFAULT_RUBRIC_TOML}");
+        print!("{text}");
         return Ok(SUCCESS);
     }
     if args.rubric.exists() && !args.force {
@@ -555,8 +571,38 @@ pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
             args.rubric.display()
         );
     }
-    std::fs::write(&args.rubric, DEFAULT_RUBRIC_TOML)
+    std::fs::write(&args.rubric, text)
         .with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
-    eprintln!("wrote the default rubric to `{}`", args.rubric.display());
+    eprintln!(
+        "wrote the default rubric for `{}` to `{}`",
+        assignment.id(),
+        args.rubric.display()
+    );
+    Ok(SUCCESS)
+}
+
+pub(crate) fn assignments() -> anyhow::Result<u8> {
+    let mut out = String::new();
+    for a in assignment::ALL {
+        let default = if a.id() == assignment::DEFAULT {
+            " (default)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("{}{default}: {}\n", a.id(), a.title()));
+        out.push_str(&format!(
+            "    file `{}`; functions {}\n",
+            a.student_file(),
+            a.functions().join(", ")
+        ));
+        if let Some(o) = a.option_help() {
+            out.push_str(&format!("    options: {o}\n"));
+        }
+        out.push_str("    `salgrade ref` questions:\n");
+        for q in a.questions() {
+            out.push_str(&format!("      {:<12} {}\n", q.name, q.help));
+        }
+    }
+    Output::Stdout.write(out.as_bytes())?;
     Ok(SUCCESS)
 }

@@ -44,7 +44,7 @@ fn hidden(name: &str) -> bool {
 pub(crate) fn discover(
     root: &Path,
     wanted: &str,
-    functions: &[&str],
+    markers: &[String],
 ) -> Result<Vec<Submission>, DiscoverError> {
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
@@ -65,7 +65,7 @@ pub(crate) fn discover(
             continue;
         }
         if path.is_dir() {
-            out.push(in_folder(&name, &path, wanted, functions));
+            out.push(in_folder(&name, &path, wanted, markers));
         } else if name.ends_with(".py") {
             let student = name.trim_end_matches(".py").to_owned();
             out.push(Submission {
@@ -83,7 +83,7 @@ pub(crate) fn discover(
     Ok(out)
 }
 
-fn in_folder(student: &str, dir: &Path, wanted: &str, functions: &[&str]) -> Submission {
+fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Submission {
     let files: Vec<PathBuf> = WalkDir::new(dir)
         .max_depth(MAX_DEPTH)
         .sort_by_file_name()
@@ -133,7 +133,7 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, functions: &[&str]) -> Sub
         .iter()
         .filter(|p| {
             std::fs::read_to_string(p)
-                .map(|t| functions.iter().any(|f| t.contains(&format!("def {f}("))))
+                .map(|t| markers.iter().any(|m| t.contains(m.as_str())))
                 .unwrap_or(false)
         })
         .collect();
@@ -183,7 +183,7 @@ mod tests {
         std::fs::create_dir_all(r.join("eve")).unwrap();
         write(&r.join("fay.py"), "");
         write(&r.join(".git/x.py"), "");
-        let subs = discover(r, "salbLLfunctions.py", &["willfinish"]).unwrap();
+        let subs = discover(r, "salbLLfunctions.py", &["def willfinish(".to_owned()]).unwrap();
         let names: Vec<&str> = subs.iter().map(|s| s.student.as_str()).collect();
         assert_eq!(names, ["ann", "bob", "cat", "dan", "eve", "fay"]);
         assert!(

@@ -8,23 +8,22 @@
 //! proves the harness: if the model solution fails a case, grading stops with
 //! an error instead of marking students against a wrong expectation.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Arc;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use salgrade_reference::{Case, CaseFile};
 
-use crate::assignment::{self, Assignment, GenSettings};
+use crate::assignment::{self, Assignment};
 use crate::discover::Submission;
+use crate::grading::judge;
 use crate::grading::lint::{self, Violation};
 use crate::grading::shrink::{self, Budget, Counterexample};
-use crate::grading::verdict::{Verdict, VerdictKind};
 use crate::grading::{self, rubric::Rubric};
+use crate::outcome::RawOutcome;
 use crate::report::StudentReport;
-use crate::runner::cgroup::Cgroups;
-use crate::runner::{self, Limits, Python, RunnerConfig, SandboxKind, sandbox};
+use crate::runner::{self, Harness, RunnerConfig};
+use crate::verdict::{Verdict, VerdictKind};
 
 /// How per-case deadlines are chosen.
 #[derive(Debug, Clone, Copy)]
@@ -36,82 +35,21 @@ pub(crate) struct DeadlinePolicy {
 /// The generous deadline the model solution itself runs under.
 const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 
-/// Where the cases come from.
-#[derive(Debug, Clone)]
-pub(crate) enum CaseSource {
-    Seed(GenSettings),
-    File(PathBuf),
-}
-
-/// Everything shared by the students of one run.
+/// Everything shared by the students of one run. Only [`Engine::new`]
+/// makes one, and it calibrates: no engine exists without deadlines.
 pub(crate) struct Engine {
     pub assignment: &'static dyn Assignment,
     pub runner: RunnerConfig,
     pub case_file: CaseFile,
-    pub deadlines: Vec<Duration>,
+    deadlines: Vec<Duration>,
     pub rubric: Rubric,
     /// Time per student for shrinking failures; zero turns shrinking off.
-    pub shrink_budget: Duration,
+    shrink_budget: Duration,
+    harness: Harness,
 }
 
 /// Candidates one shrink search may try, whatever its time budget.
 const MAX_SHRINK_TRIES: u32 = 2000;
-
-/// Finds the real interpreter behind `python3` (or `explicit`), once.
-pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> {
-    let program = explicit
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("python3"));
-    let out = Command::new(&program)
-        .args(["-I", "-S", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])"])
-        .output()
-        .with_context(|| format!("cannot run `{}`: install Python 3 or pass `--python PATH`", program.display()))?;
-    if !out.status.success() {
-        bail!(
-            "`{}` failed to report its version: {}",
-            program.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next())
-    else {
-        bail!(
-            "`{}` did not report its executable and version",
-            program.display()
-        );
-    };
-    if !version.starts_with('3') {
-        bail!(
-            "`{}` is Python {version}; salgrade needs Python 3",
-            program.display()
-        );
-    }
-    Ok(Python {
-        executable: PathBuf::from(exe),
-        prefix: PathBuf::from(prefix),
-        version: version.to_owned(),
-    })
-}
-
-/// The backend to use: the requested one, or bubblewrap where it works and
-/// rlimit otherwise (with a note to say so once).
-pub(crate) fn choose_sandbox(
-    requested: Option<SandboxKind>,
-) -> anyhow::Result<(SandboxKind, Option<String>)> {
-    match requested {
-        Some(SandboxKind::Bwrap) if !sandbox::bwrap_works() => bail!(
-            "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox rlimit`"
-        ),
-        Some(kind) => Ok((kind, None)),
-        None if sandbox::bwrap_works() => Ok((SandboxKind::Bwrap, None)),
-        None => Ok((
-            SandboxKind::Rlimit,
-            Some("bubblewrap (`bwrap`) is not available here, so student code runs with resource limits only (`--sandbox rlimit`); see the README's security model".to_owned()),
-        )),
-    }
-}
 
 /// Checks `source` against the assignment's container rule, in the sandbox.
 /// `Ok(Err(why))` when the file cannot be checked (a syntax error); no rule
@@ -125,66 +63,36 @@ pub(crate) fn check_rule(
     let Some(rule) = assignment.container_rule() else {
         return Ok(Ok(Vec::new()));
     };
-    let run = runner::lint_source(runner, &rule, assignment.student_file(), source, slot)
-        .context("cannot run the rule checker")?;
+    let run = runner::lint_source(
+        runner,
+        rule.checked,
+        rule.exempt,
+        assignment.student_file(),
+        source,
+        slot,
+    )
+    .context("cannot run the rule checker")?;
     Ok(match run {
         runner::LintRun::Findings(findings) => lint::parse_findings(findings),
         runner::LintRun::Unreadable(why) => Err(why),
     })
 }
 
-/// The protections beyond the backend itself, decided once per run.
-pub(crate) struct Isolation {
-    pub cgroups: Option<Arc<Cgroups>>,
-    pub drop_privileges: bool,
-    /// What is missing here and what that means, for the user.
-    pub notes: Vec<String>,
-}
-
-/// Sets up the per-slot cgroups and decides on the per-slot uid.
-pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> Isolation {
-    let mut notes = Vec::new();
-    if kind == SandboxKind::None {
-        return Isolation {
-            cgroups: None,
-            drop_privileges: false,
-            notes: vec!["`--sandbox none` runs student code without limits or isolation; use it for debugging only".to_owned()],
-        };
-    }
-    let root = runner::unix::is_root();
-    let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
-        Ok(c) => Some(Arc::new(c)),
-        Err(why) => {
-            notes.push(if root {
-                format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")
-            } else {
-                format!("no writable cgroup ({why}): processes are capped per user by RLIMIT_NPROC only, and memory per process only")
-            });
-            None
-        }
-    };
-    runner::kill_on_interrupt(cgroups.as_ref().map(Arc::downgrade));
-    let drop_privileges = sandbox::can_drop(kind, python);
-    if root && !drop_privileges {
-        notes.push(format!(
-            "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
-            if kind == SandboxKind::Bwrap { " mapped into a user namespace" } else { "" },
-            python.executable.display()
-        ));
-    }
-    Isolation {
-        cgroups,
-        drop_privileges,
-        notes,
-    }
-}
-
-/// Reads and checks a case file.
-pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow::Result<CaseFile> {
+/// Reads a case file, without checking it against an assignment yet.
+pub(crate) fn read_case_file(path: &Path) -> anyhow::Result<CaseFile> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read case file `{}`", path.display()))?;
-    let file: CaseFile = serde_json::from_str(&text)
-        .with_context(|| format!("case file `{}` is not a valid case file", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("case file `{}` is not a valid case file", path.display()))
+}
+
+/// Checks a case file against its assignment: options, cases and every
+/// expected answer re-derived by the reference.
+pub(crate) fn check_case_file(
+    assignment: &dyn Assignment,
+    file: CaseFile,
+    path: &Path,
+) -> anyhow::Result<CaseFile> {
     if file.assignment != assignment.id() {
         bail!(
             "case file `{}` is for assignment `{}`, not `{}`",
@@ -196,72 +104,95 @@ pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow
     if file.cases.is_empty() {
         bail!("case file `{}` has no cases", path.display());
     }
+    let options = assignment
+        .options(&file.options)
+        .map_err(|e| anyhow::anyhow!("case file `{}`: {e}", path.display()))?;
+    let file = CaseFile { options, ..file };
     if let Some(problem) = assignment.check_cases(&file).first() {
         bail!("case file `{}`: {problem}", path.display());
     }
     Ok(file)
 }
 
-pub(crate) fn load_cases(
-    assignment: &dyn Assignment,
-    source: &CaseSource,
-) -> anyhow::Result<CaseFile> {
-    match source {
-        CaseSource::Seed(settings) => Ok(assignment.generate(*settings)),
-        CaseSource::File(path) => load_case_file(assignment, path),
+impl Engine {
+    /// Prepares a run: runs the model solution on every case in the same
+    /// sandbox, which proves the harness and sets each case's deadline.
+    pub(crate) fn new(
+        assignment: &'static dyn Assignment,
+        runner: RunnerConfig,
+        case_file: CaseFile,
+        rubric: Rubric,
+        policy: DeadlinePolicy,
+        shrink_budget: Duration,
+    ) -> anyhow::Result<Engine> {
+        let harness = assignment.harness();
+        let deadlines = calibrate(assignment, &harness, &runner, &case_file.cases, policy)?;
+        Ok(Engine {
+            assignment,
+            runner,
+            case_file,
+            deadlines,
+            rubric,
+            shrink_budget,
+            harness,
+        })
     }
 }
 
-impl Engine {
-    /// Runs the model solution on every case and sets the deadlines.
-    pub(crate) fn calibrate(&mut self, policy: DeadlinePolicy) -> anyhow::Result<()> {
-        let cases = &self.case_file.cases;
-        let generous = vec![CALIBRATION_DEADLINE; cases.len()];
-        let run = runner::run_submission(
-            &self.runner,
-            self.assignment,
-            self.assignment.model_solution().as_bytes(),
-            cases,
-            &generous,
-            0,
-        )
-        .context("cannot run the model solution")?;
-        let results = grading::judge_all(self.assignment, cases, &run.outcomes);
-        if let Some((case, r)) = cases
-            .iter()
-            .zip(&results)
-            .find(|(_, r)| !r.verdict.passed())
-        {
-            bail!(
-                "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
-                case.id,
-                r.verdict.kind.as_str(),
-                r.verdict.detail.clone().unwrap_or_default(),
-                r.verdict
-                    .got
-                    .as_ref()
-                    .map(|g| format!(", got {g}"))
-                    .unwrap_or_default(),
-                Some(run.stderr.excerpt())
-                    .filter(|e| !e.trim().is_empty())
-                    .map(|e| format!("; its stderr: {}", e.trim()))
-                    .unwrap_or_default()
-            );
-        }
-        self.deadlines = run
-            .outcomes
-            .iter()
-            .map(|o| {
-                let model = match o {
-                    runner::RawOutcome::Answered { wall_ms, .. } => Duration::from_millis(*wall_ms),
-                    _ => Duration::ZERO,
-                };
-                policy.floor.max(model.mul_f64(policy.multiplier))
-            })
-            .collect();
-        Ok(())
+/// Runs the model solution on every case and returns the deadlines.
+fn calibrate(
+    assignment: &dyn Assignment,
+    harness: &Harness,
+    runner: &RunnerConfig,
+    cases: &[Case],
+    policy: DeadlinePolicy,
+) -> anyhow::Result<Vec<Duration>> {
+    let generous = vec![CALIBRATION_DEADLINE; cases.len()];
+    let run = runner::run_submission(
+        runner,
+        harness,
+        assignment.model_solution().as_bytes(),
+        cases,
+        &generous,
+        0,
+    )
+    .context("cannot run the model solution")?;
+    let results = grading::judge_all(assignment, cases, &run.outcomes);
+    if let Some((case, r)) = cases
+        .iter()
+        .zip(&results)
+        .find(|(_, r)| !r.verdict.passed())
+    {
+        bail!(
+            "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
+            case.id,
+            r.verdict.kind.as_str(),
+            r.verdict.detail.clone().unwrap_or_default(),
+            r.verdict
+                .got
+                .as_ref()
+                .map(|g| format!(", got {g}"))
+                .unwrap_or_default(),
+            Some(run.stderr.excerpt())
+                .filter(|e| !e.trim().is_empty())
+                .map(|e| format!("; its stderr: {}", e.trim()))
+                .unwrap_or_default()
+        );
     }
+    Ok(run
+        .outcomes
+        .iter()
+        .map(|o| {
+            let model = match o {
+                RawOutcome::Answered { wall_ms, .. } => Duration::from_millis(*wall_ms),
+                _ => Duration::ZERO,
+            };
+            policy.floor.max(model.mul_f64(policy.multiplier))
+        })
+        .collect())
+}
 
+impl Engine {
     /// Shrinks each function's smallest failure against the same student
     /// process, within the per-student budget. Never scored.
     fn shrink_failures(
@@ -293,11 +224,11 @@ impl Engine {
             };
             let mut oracle = |candidate: &Case| {
                 let outcome = runner.run(candidate, deadline).ok()?;
-                Some(assignment::judge(self.assignment, candidate, &outcome))
+                Some(judge::judge(self.assignment, candidate, &outcome))
             };
             found.push(shrink::shrink(
                 self.assignment,
-                self.case_file.reading,
+                &self.case_file.options,
                 case,
                 &result.verdict,
                 budget,
@@ -337,7 +268,7 @@ impl Engine {
                     Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
                 }
                 let mut runner =
-                    runner::SubmissionRunner::new(&self.runner, self.assignment, &source, slot);
+                    runner::SubmissionRunner::new(&self.runner, &self.harness, &source, slot);
                 let context = || format!("cannot grade `{}`", file.display());
                 let mut outcomes = Vec::with_capacity(cases.len());
                 for (case, &deadline) in cases.iter().zip(&self.deadlines) {
@@ -376,6 +307,17 @@ impl Engine {
         for c in counterexamples {
             if let Some(f) = tally.functions.get_mut(&c.case.function) {
                 f.counterexample = Some(c);
+            }
+        }
+        for (name, f) in &mut tally.functions {
+            let shown = f
+                .counterexample
+                .as_ref()
+                .map(|c| &c.verdict)
+                .or(f.smallest_failure.as_ref().map(|s| &s.verdict));
+            if let Some(v) = shown {
+                f.hint = Some(assignment::hint(self.assignment, v.kind).to_owned());
+                f.notes = self.assignment.notes(name, v);
             }
         }
         Ok(StudentReport {

@@ -4,6 +4,12 @@
 //! per assignment behind one trait), `runner` (the only code that starts
 //! processes), `grading` (pure judging and scoring), `report` (pure
 //! exporters), `engine` and `commands` (orchestration), `cli` (clap types).
+//! `outcome` and `verdict` are leaves: what running code produced, and what
+//! it is judged to be, shared by the runner, the assignments and the grading
+//! without any of them depending on another.
+
+// Unsafe code lives in one small module, `runner/unix.rs`, and nowhere else.
+#![deny(unsafe_code)]
 
 mod assignment;
 mod cli;
@@ -12,8 +18,14 @@ mod discover;
 mod engine;
 mod grading;
 mod journal;
+mod outcome;
 mod report;
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the runner is the one module that starts processes"
+)]
 mod runner;
+mod verdict;
 
 use std::process::ExitCode;
 
@@ -39,6 +51,7 @@ pub fn run() -> ExitCode {
         cli::Command::Gen(a) => commands::generate(a),
         cli::Command::Ref(a) => commands::reference(a),
         cli::Command::Init(a) => commands::init(a),
+        cli::Command::Assignments => commands::assignments(),
     };
     match result {
         Ok(code) => ExitCode::from(code),

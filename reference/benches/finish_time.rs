@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use salgrade_reference::{Board, a48};
+use salgrade_reference::a48::{self, board::Board};
 
 fn big_board(n: u64, k: usize, seed: u64) -> Board {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

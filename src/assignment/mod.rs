@@ -1,173 +1,145 @@
-//! Assignments behind one small trait. An assignment says which functions a
-//! student writes, which support files the sandbox needs, how cases are
-//! generated, what request the driver gets for a case, and how an answer is
-//! judged. The runner, the grading and the reports know nothing more about
-//! it, so a second assignment (minimum dice throws, LeetCode 909) is one more
-//! module here.
+//! Assignments behind one trait, and the registry that names them.
+//!
+//! An assignment is one folder on each side: `reference/src/<name>/` (what is
+//! true: semantics, generator, shrinker, explanations) and
+//! `src/assignment/<name>/` (its student side: the Python adapter the driver
+//! loads, answer decoding and judging, hints, its rule). Adding one means
+//! adding those folders and one line in [`ALL`]; the runner, the grading and
+//! the reports do not change.
 
 pub(crate) mod a48;
 
-use salgrade_reference::{Case, CaseFile, Reading};
+use salgrade_reference::{Case, CaseFile, Options};
 
-use crate::grading::verdict::{Verdict, VerdictKind};
-use crate::runner::{ContainerRule, ImportProblem, RawOutcome};
+use crate::runner::Harness;
+use crate::verdict::{Verdict, VerdictKind};
 
-/// Settings for generating a case set.
+/// Every assignment salgrade grades, the default first.
+pub(crate) const ALL: &[&dyn Assignment] = &[&a48::A48];
+
+/// The assignment a command grades when none is named.
+pub(crate) const DEFAULT: &str = "a48";
+
+#[derive(Debug, thiserror::Error)]
+#[error("unknown assignment `{given}` (salgrade knows {known}; see `salgrade assignments`)")]
+pub(crate) struct UnknownAssignment {
+    given: String,
+    known: String,
+}
+
+/// Looks an assignment up by its id.
+pub(crate) fn by_id(id: &str) -> Result<&'static dyn Assignment, UnknownAssignment> {
+    ALL.iter()
+        .copied()
+        .find(|a| a.id() == id)
+        .ok_or_else(|| UnknownAssignment {
+            given: id.to_owned(),
+            known: ALL
+                .iter()
+                .map(|a| format!("`{}`", a.id()))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// A handout's ban on containers, checked by `salgrade lint`.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct GenSettings {
-    pub seed: u64,
-    pub random_per_function: usize,
-    pub reading: Reading,
+pub(crate) struct ContainerRule {
+    /// The functions (and everything they call) that must not use containers.
+    pub checked: &'static [&'static str],
+    /// Functions that may, and are not followed into.
+    pub exempt: &'static [&'static str],
+    /// The rule in one sentence, for reports.
+    pub summary: &'static str,
+}
+
+/// A question `salgrade ref` can put to the reference.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Question {
+    pub name: &'static str,
+    /// What it answers, and the arguments it takes after the input.
+    pub help: &'static str,
 }
 
 pub(crate) trait Assignment: Sync {
-    /// The short id written in case files (`a48`).
+    /// The id written in case files and reports (`a48`).
     fn id(&self) -> &'static str;
-    /// The functions a student writes, in report order.
+    /// One line for `salgrade assignments`.
+    fn title(&self) -> &'static str;
+    /// The functions a student writes (for a class, the call kinds graded),
+    /// in report order.
     fn functions(&self) -> &'static [&'static str];
     /// The file name the student submits.
     fn student_file(&self) -> &'static str;
-    /// Files placed beside the student's module (the course API).
-    fn support_files(&self) -> Vec<(&'static str, &'static str)>;
+    /// Text that shows a file defines the functions, to find a misnamed
+    /// submission.
+    fn definition_markers(&self) -> Vec<String> {
+        self.functions()
+            .iter()
+            .map(|f| format!("def {f}("))
+            .collect()
+    }
+    /// What the sandbox needs beside the student's file.
+    fn harness(&self) -> Harness;
     /// A solution that must pass every case.
     fn model_solution(&self) -> &'static str;
+    /// The options this assignment takes, for `salgrade assignments`.
+    fn option_help(&self) -> Option<&'static str> {
+        None
+    }
+    /// Validates the options given on the command line or in a case file and
+    /// fills in the defaults; an error names the bad key or value.
+    fn options(&self, given: &Options) -> Result<Options, String>;
     /// The seeded case set.
-    fn generate(&self, settings: GenSettings) -> CaseFile;
+    fn generate(&self, seed: u64, random_per_function: usize, options: &Options) -> CaseFile;
     /// Checks a case file's cases are well-formed and their expected answers
     /// are the reference's; returns one message per bad case.
     fn check_cases(&self, file: &CaseFile) -> Vec<String>;
-    /// The request the driver gets for a case.
-    fn request(&self, case: &Case) -> serde_json::Value;
-    /// Judges a driver's answer to a case.
-    fn judge_answer(&self, case: &Case, message: &serde_json::Value) -> Verdict;
+    /// Judges the adapter's description of a returned value.
+    fn judge_answer(&self, case: &Case, answer: &serde_json::Value) -> Verdict;
     /// A measure of a case's size, for choosing the smallest failing case.
     fn case_size(&self, case: &Case) -> u64;
-    /// The case's input described for a person (board, step sizes).
+    /// The case's input described for a person, in one line.
     fn describe_input(&self, case: &Case) -> String;
     /// Cases strictly smaller than `case` (same function, expected answers
-    /// from the reference), boldest first; empty when `case` is minimal.
+    /// from the reference under `options`), boldest first; empty when
+    /// `case` is minimal.
     fn shrink_candidates<'a>(
         &'a self,
         case: &'a Case,
-        reading: Reading,
+        options: &'a Options,
     ) -> Box<dyn Iterator<Item = Case> + 'a>;
     /// What the reference does on `case`, in lines of words, and the input
     /// drawn as text when it is small enough.
     fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>);
+    /// This assignment's words for a verdict class, where the general ones
+    /// would be vague.
+    fn hint(&self, _kind: VerdictKind) -> Option<&'static str> {
+        None
+    }
+    /// Remarks for the student on a failure of `function` (an accepted
+    /// ambiguity, a common cause).
+    fn notes(&self, _function: &str, _verdict: &Verdict) -> Vec<String> {
+        Vec::new()
+    }
     /// The handout's ban on containers, if it has one.
     fn container_rule(&self) -> Option<ContainerRule> {
         None
     }
+    /// The questions `salgrade ref` answers.
+    fn questions(&self) -> &'static [Question];
+    /// Answers one question about `input` (a board, in the case file's
+    /// input form or the bare board) with the reference.
+    fn ask(
+        &self,
+        question: &str,
+        input: &serde_json::Value,
+        args: &[u64],
+        options: &Options,
+    ) -> Result<String, String>;
 }
 
-/// Judges a raw outcome: the parts every assignment shares, then the answer.
-pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutcome) -> Verdict {
-    match outcome {
-        RawOutcome::Answered { message, .. } => {
-            judge_common(message).unwrap_or_else(|| assignment.judge_answer(case, message))
-        }
-        RawOutcome::Missing => Verdict::detail(
-            VerdictKind::MissingFunction,
-            format!(
-                "no function `{}` in `{}`",
-                case.function,
-                assignment.student_file()
-            ),
-        ),
-        RawOutcome::NotRun { problem } => import_verdict(problem),
-        RawOutcome::TimedOut { limit_ms, retried } => Verdict::detail(
-            VerdictKind::Timeout,
-            format!(
-                "no answer within {limit_ms} ms{}",
-                if *retried {
-                    " (tried twice, in fresh processes)"
-                } else {
-                    ""
-                }
-            ),
-        ),
-        RawOutcome::Died { death } => {
-            if death.signal == Some(24) {
-                Verdict::detail(
-                    VerdictKind::Timeout,
-                    format!("the process {}", death.describe()),
-                )
-            } else {
-                Verdict::detail(
-                    VerdictKind::ProcessDied,
-                    format!("the process {}", death.describe()),
-                )
-            }
-        }
-    }
-}
-
-/// Exceptions (the driver reports them the same way for every assignment).
-fn judge_common(message: &serde_json::Value) -> Option<Verdict> {
-    let outcome = &message["outcome"];
-    match outcome["kind"].as_str() {
-        Some("missing") => Some(Verdict::new(VerdictKind::MissingFunction)),
-        Some("raised") => {
-            let kind = outcome["type"].as_str().unwrap_or("an exception");
-            let text = outcome["message"].as_str().unwrap_or("");
-            let verdict_kind = if kind == "MemoryError" {
-                VerdictKind::MemoryLimit
-            } else {
-                VerdictKind::Exception
-            };
-            let mut detail = if text.is_empty() {
-                kind.to_owned()
-            } else {
-                format!("{kind}: {text}")
-            };
-            if kind == "RecursionError" {
-                detail
-                    .push_str(" (Python allows about 1000 nested calls; large boards need a loop)");
-            }
-            if let Some(tb) = outcome["traceback"].as_str().filter(|t| !t.is_empty()) {
-                detail.push('\n');
-                detail.push_str(tb);
-            }
-            Some(Verdict {
-                line: outcome["line"].as_u64().map(|l| l as u32),
-                ..Verdict::detail(verdict_kind, detail)
-            })
-        }
-        _ => None,
-    }
-}
-
-/// The verdict for every case of a module that could not be imported.
-pub(crate) fn import_verdict(problem: &ImportProblem) -> Verdict {
-    match problem {
-        ImportProblem::Raised { error } => {
-            let kind = error["type"].as_str().unwrap_or("an exception");
-            let text = error["message"].as_str().unwrap_or("");
-            let line = error["line"].as_u64().map(|l| l as u32);
-            let mut detail = format!("{kind}: {text}");
-            if let Some(l) = line {
-                detail.push_str(&format!(" (line {l})"));
-            }
-            if let Some(src) = error["text"].as_str().filter(|t| !t.is_empty()) {
-                detail.push_str(&format!("\n    {}", src.trim()));
-            }
-            Verdict {
-                line,
-                ..Verdict::detail(VerdictKind::ImportFailed, detail)
-            }
-        }
-        ImportProblem::TimedOut { limit_ms } => Verdict::detail(
-            VerdictKind::ImportFailed,
-            format!(
-                "importing the module took longer than {limit_ms} ms (code at module level runs at import)"
-            ),
-        ),
-        ImportProblem::Died { death } => Verdict::detail(
-            VerdictKind::ImportFailed,
-            format!(
-                "the process {} while importing the module",
-                death.describe()
-            ),
-        ),
-    }
+/// The verdict's hint, in this assignment's words where it has its own.
+pub(crate) fn hint(assignment: &dyn Assignment, kind: VerdictKind) -> &'static str {
+    assignment.hint(kind).unwrap_or_else(|| kind.hint())
 }

@@ -1,20 +1,20 @@
 //! Grading: pure functions from raw outcomes to verdicts, per-function
 //! tallies and points under a rubric. No processes, no files.
 
+pub(crate) mod judge;
 pub(crate) mod lint;
 pub(crate) mod rubric;
 pub(crate) mod shrink;
-pub(crate) mod verdict;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::assignment::{self, Assignment};
-use crate::runner::RawOutcome;
+use crate::assignment::Assignment;
+use crate::outcome::RawOutcome;
+use crate::verdict::Verdict;
 use rubric::Rubric;
 use salgrade_reference::Case;
-use verdict::Verdict;
 
 /// One case's judged result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +42,12 @@ pub(crate) struct FunctionScore {
     /// The smallest failure shrunk further against the student's code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<shrink::Counterexample>,
+    /// What the shown failure's verdict means, in the assignment's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Remarks on the shown failure (an accepted ambiguity, a common cause).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// A failing case as a student sees it.
@@ -64,11 +70,9 @@ pub(crate) fn judge_all(
         .iter()
         .zip(outcomes)
         .map(|(case, outcome)| {
-            let verdict = assignment::judge(assignment, case, outcome);
+            let verdict = judge::judge(assignment, case, outcome);
             let (wall_ms, cpu_ms) = match outcome {
-                RawOutcome::Answered { message, wall_ms } => {
-                    (Some(*wall_ms), message["outcome"]["cpu_ms"].as_f64())
-                }
+                RawOutcome::Answered { reply, wall_ms } => (Some(*wall_ms), reply.cpu_ms),
                 _ => (None, None),
             };
             CaseResult {
@@ -140,6 +144,8 @@ pub(crate) fn score(
                 max_points,
                 smallest_failure,
                 counterexample: None,
+                hint: None,
+                notes: Vec::new(),
             },
         );
     }

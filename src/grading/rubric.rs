@@ -7,29 +7,34 @@ use serde::{Deserialize, Serialize};
 
 use super::round2;
 
-/// The default rubric, as `salgrade init` writes it.
-pub(crate) const DEFAULT_RUBRIC_TOML: &str = r#"# salgrade rubric. Every key is optional; the values shown are the defaults.
-
-# Points for each function. A function left out is worth the default 25.
-[points]
-salb2salbLL = 25
-willfinish = 25
-whowins = 25
-dualboard = 25
-
-[partial_credit]
-# "proportional": points x (cases passed / cases run).
-# "all_or_nothing": full points only when every case passes.
-mode = "proportional"
-
-# Deductions for breaking the handout's rule (no list, tuple, set or dict
-# outside salb2salbLL), found by `salgrade lint`.
-[penalties]
-# Points taken off for each function that uses a forbidden construct.
-rule_violation_per_function = 5
-# The most that rule violations can take off in total. 0 disables them.
-rule_violation_cap = 15
-"#;
+/// The default rubric for an assignment, as `salgrade init` writes it:
+/// every function worth the same, proportional credit, and (when the
+/// assignment has a rule) the default penalties, all with comments.
+pub(crate) fn default_toml(functions: &[&str], rule: Option<&str>) -> String {
+    let mut t = String::from(
+        "# salgrade rubric. Every key is optional; the values shown are the defaults.\n\n\
+         # Points for each function. A function left out is worth the default 25.\n[points]\n",
+    );
+    for f in functions {
+        t.push_str(&format!("{f} = 25\n"));
+    }
+    t.push_str(
+        "\n[partial_credit]\n\
+         # \"proportional\": points x (cases passed / cases run).\n\
+         # \"all_or_nothing\": full points only when every case passes.\n\
+         mode = \"proportional\"\n",
+    );
+    if let Some(rule) = rule {
+        t.push_str(&format!(
+            "\n# Deductions for breaking the handout's rule, found by `salgrade lint`:\n# {rule}\n[penalties]\n\
+             # Points taken off for each function that uses a forbidden construct.\n\
+             rule_violation_per_function = 5\n\
+             # The most that rule violations can take off in total. 0 disables them.\n\
+             rule_violation_cap = 15\n"
+        ));
+    }
+    t
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -146,13 +151,17 @@ impl Rubric {
         })
     }
 
+    /// The rubric used when none is given: what [`default_toml`] writes.
     pub(crate) fn default_for(functions: &[&str]) -> Rubric {
-        Rubric::parse(DEFAULT_RUBRIC_TOML, functions).unwrap_or(Rubric {
-            points: BTreeMap::new(),
+        Rubric {
+            points: functions
+                .iter()
+                .map(|f| ((*f).to_owned(), Rubric::DEFAULT_POINTS))
+                .collect(),
             partial_credit: PartialCredit::Proportional,
             violation_per_function: default_per_function(),
             violation_cap: default_cap(),
-        })
+        }
     }
 
     pub(crate) fn points_for(&self, function: &str) -> f64 {
@@ -181,11 +190,15 @@ mod tests {
     const F: &[&str] = &["salb2salbLL", "willfinish", "whowins", "dualboard"];
 
     #[test]
-    fn default_rubric_parses() {
-        let r = Rubric::parse(DEFAULT_RUBRIC_TOML, F).unwrap();
-        assert_eq!(r.points_for("whowins"), 25.0);
-        assert_eq!(r.penalty(1), 5.0);
-        assert_eq!(r.penalty(9), 15.0);
+    fn the_default_rubric_file_says_what_the_default_rubric_is() {
+        for rule in [None, Some("no lists")] {
+            let r = Rubric::parse(&default_toml(F, rule), F).unwrap();
+            assert_eq!(r, Rubric::default_for(F));
+            assert_eq!(r.points_for("whowins"), 25.0);
+            assert_eq!(r.penalty(1), 5.0);
+            assert_eq!(r.penalty(9), 15.0);
+        }
+        assert!(!default_toml(F, None).contains("[penalties]"));
     }
 
     #[test]

@@ -6,11 +6,11 @@
 
 use std::time::Instant;
 
-use salgrade_reference::{Case, Reading};
+use salgrade_reference::{Case, Options};
 use serde::{Deserialize, Serialize};
 
-use super::verdict::{Verdict, VerdictKind};
 use crate::assignment::Assignment;
+use crate::verdict::{Verdict, VerdictKind};
 
 /// What a search may spend.
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +57,7 @@ pub(crate) fn worth_shrinking(kind: VerdictKind) -> bool {
 /// judges it; `None` stops the search (a harness failure).
 pub(crate) fn shrink(
     assignment: &dyn Assignment,
-    reading: Reading,
+    options: &Options,
     start: &Case,
     verdict: &Verdict,
     budget: Budget,
@@ -68,7 +68,7 @@ pub(crate) fn shrink(
     let mut minimal = false;
     'search: loop {
         let mut smaller = None;
-        for candidate in assignment.shrink_candidates(&current.0, reading) {
+        for candidate in assignment.shrink_candidates(&current.0, options) {
             if Instant::now() >= budget.until || tries >= budget.max_tries {
                 break 'search;
             }
@@ -111,7 +111,9 @@ pub(crate) fn shrink(
 mod tests {
     use super::*;
     use crate::assignment::a48::A48;
-    use salgrade_reference::{A48Function, A48Input, Board, case::a48_case};
+    use salgrade_reference::a48::Reading;
+    use salgrade_reference::a48::board::Board;
+    use salgrade_reference::a48::case::{A48Function, A48Input, a48_case};
 
     fn case(squares: u64, snadders: &[(u64, u64)], step: u64) -> Case {
         let input = A48Input {
@@ -150,7 +152,7 @@ mod tests {
         let start = case(60, &[(3, 40), (50, 7), (20, 10), (33, 2)], 17);
         let found = shrink(
             &A48,
-            Reading::Either,
+            &Options::new(),
             &start,
             &Verdict::new(VerdictKind::WrongAnswer),
             generous(),
@@ -173,7 +175,7 @@ mod tests {
         let start = case(30, &[(3, 20)], 4);
         let found = shrink(
             &A48,
-            Reading::Either,
+            &Options::new(),
             &start,
             &Verdict::new(VerdictKind::Timeout),
             generous(),
@@ -193,7 +195,7 @@ mod tests {
         };
         let found = shrink(
             &A48,
-            Reading::Either,
+            &Options::new(),
             &start,
             &Verdict::new(VerdictKind::Timeout),
             tight,

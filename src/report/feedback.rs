@@ -23,10 +23,25 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         .seed
         .map(|x| format!(", seed {x}"))
         .unwrap_or_default();
+    let options: Vec<String> = report
+        .options
+        .iter()
+        .map(|(k, v)| {
+            format!(
+                "{k} `{}`",
+                v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+            )
+        })
+        .collect();
+    let options = if options.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", options.join(", "))
+    };
     let _ = writeln!(
         out,
-        "Cases: {} per student{seed}, reading `{}`.",
-        report.case_count, report.reading
+        "Cases: {} per student{seed}{options}.",
+        report.case_count
     );
     for w in &s.warnings {
         let _ = writeln!(out, "\n> warning: {w}");
@@ -60,7 +75,11 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         let shown = score.counterexample.as_ref();
         let v = shown.map_or(&fail.verdict, |c| &c.verdict);
         let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
-        let _ = writeln!(out, "{}.\n", capitalise(v.kind.hint()));
+        let _ = writeln!(
+            out,
+            "{}.\n",
+            capitalise(score.hint.as_deref().unwrap_or(v.kind.hint()))
+        );
         match shown {
             Some(c) => {
                 let origin = format!("case `{}` ({})", c.from_case, fail.label);
@@ -109,13 +128,8 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
                 let _ = writeln!(out, "    {line}");
             }
         }
-        let whowins_both =
-            f == "whowins" && v.expected.as_deref().is_some_and(|e| e.contains(" or "));
-        if whowins_both {
-            let _ = writeln!(
-                out,
-                "\nBoth answers are accepted here: the handout can be read two ways when a start lands on the last square."
-            );
+        for note in &score.notes {
+            let _ = writeln!(out, "\n{note}");
         }
         let failing = s
             .cases

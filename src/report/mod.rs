@@ -10,7 +10,7 @@ pub(crate) mod table;
 use std::collections::BTreeMap;
 
 use clap::ValueEnum;
-use salgrade_reference::Reading;
+use salgrade_reference::Options;
 use serde::{Deserialize, Serialize};
 
 use crate::grading::lint::Violation;
@@ -23,7 +23,9 @@ pub(crate) struct Report {
     pub assignment: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    pub reading: Reading,
+    /// The assignment's options the cases were made with (A48's `reading`).
+    #[serde(default, skip_serializing_if = "Options::is_empty")]
+    pub options: Options,
     /// Cases each student was graded on.
     pub case_count: usize,
     pub functions: Vec<String>,

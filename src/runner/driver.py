@@ -1,18 +1,28 @@
 """salgrade's driver: runs a student's module inside the sandbox.
 
-It imports the student's module once, then answers requests one at a time.
-The protocol travels on two private file descriptors handed over by the
-runner (never stdin/stdout), one JSON object per line:
+It names no assignment. Its command line is
 
-    runner -> driver   {"type": "call", "case": ID, "function": NAME, "board": {...}, "args": [...]}
-    driver -> runner   {"type": "ready", "python": "3.11.7", "functions": {NAME: bool, ...}}
-                       {"type": "import_failed", "error": ERROR}
-                       {"type": "result", "case": ID, "cpu_ms": F, "outcome": OUTCOME,
-                        "input_changed": null | TEXT}
+    python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE
 
-OUTCOME is {"kind": "value", "type": T, "value": V}, {"kind": "list", ...},
-{"kind": "raised", ...} or {"kind": "missing"}. The driver reports raw facts
-only; it never sees the expected answers, the runner judges.
+It imports the assignment's adapter, then the student's module, then answers
+requests one at a time. The wire format (JSON lines on two private file
+descriptors, never stdin or stdout) is specified in `src/runner/protocol.rs`.
+
+The adapter is a module beside this one that knows the assignment:
+
+    FUNCTIONS                     the names graded, in report order
+    before_import()               optional: set up what the student may assume
+    find(module, function)        a callable to run, or None when missing
+    prepare(function, input)      (args, state): fresh arguments from the case input
+    describe(function, input, result, state)
+                                  a JSON-safe description of the returned value
+    changed(function, input, state)
+                                  None, or how the call changed its input
+
+The driver owns what every assignment shares: private descriptors, the
+import, exceptions (the student's failure is data, even SystemExit), CPU
+time, flushing the student's output. It reports raw facts; it never sees the
+expected answers.
 """
 
 import json
@@ -21,9 +31,9 @@ import sys
 import time
 import traceback
 
-STUDENT_FILE = "salbLLfunctions.py"
-FUNCTIONS = ("salb2salbLL", "willfinish", "whowins", "dualboard")
+PROTOCOL = 2
 MAX_LINE = 64 * 1024 * 1024
+STUDENT_FILE = "?"
 
 
 def take_private_fds(in_fd, out_fd):
@@ -66,7 +76,8 @@ class Channel:
 
 def short_traceback(exc):
     """The frames of the student's own file, most recent last, at most 6."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(STUDENT_FILE)]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if os.path.basename(f.filename) == STUDENT_FILE]
     lines = ["line {}, in {}: {}".format(f.lineno, f.name, (f.line or "").strip()) for f in frames[-6:]]
     line = frames[-1].lineno if frames else None
     return line, "\n".join(lines)
@@ -74,149 +85,46 @@ def short_traceback(exc):
 
 def describe_exception(exc):
     line, tb = short_traceback(exc)
-    out = {"type": type(exc).__name__, "message": str(exc)[:500], "line": line, "traceback": tb}
+    try:
+        message = str(exc)[:500]
+    except BaseException:
+        message = "<unprintable>"
+    out = {"type": type(exc).__name__, "message": message, "line": line, "traceback": tb}
     if isinstance(exc, SyntaxError):
-        out["line"] = exc.lineno
-        out["message"] = exc.msg
+        out["line"] = exc.lineno if isinstance(exc.lineno, int) else None
+        out["message"] = str(exc.msg)[:500]
         out["text"] = (exc.text or "").rstrip()[:200]
     return out
 
 
-def build_list(squares, snadders):
-    from salbnode import SALBnode
-    nodes = [SALBnode() for _ in range(squares)]
-    for i in range(squares):
-        nodes[i].next = nodes[(i + 1) % squares]
-    for source, destination in snadders:
-        nodes[source - 1].snadder = nodes[destination - 1]
-    return nodes
+def raised(exc):
+    outcome = describe_exception(exc)
+    outcome["kind"] = "raised"
+    return outcome
 
 
-def snapshot(nodes):
-    return [(id(n.next), id(n.snadder)) for n in nodes]
-
-
-def plain(value):
-    """A JSON-safe description of a returned value, keeping its Python type."""
-    kind = type(value).__name__
-    if value is None or isinstance(value, (bool, int, float, str)):
-        if isinstance(value, str):
-            value = value[:200]
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2 ** 53:
-            value = repr(value)[:200]
-        return {"kind": "value", "type": kind, "value": value}
-    try:
-        text = repr(value)[:200]
-    except BaseException:
-        text = "<unprintable>"
-    return {"kind": "value", "type": kind, "value": None, "repr": text}
-
-
-def is_node(obj):
-    return hasattr(obj, "next") and hasattr(obj, "snadder")
-
-
-def describe_list(head, squares, input_ids):
-    """Walk a returned list at most squares+1 nodes and report its shape."""
-    if not is_node(head):
-        return plain(head)
-    order = []
-    index = {}
-    node = head
-    while True:
-        if node is None:
-            end = {"kind": "open"}
-            break
-        if not is_node(node):
-            end = {"kind": "not_a_node", "type": type(node).__name__}
-            break
-        seen = index.get(id(node))
-        if seen is not None:
-            end = {"kind": "circular"} if seen == 0 else {"kind": "loops_back", "to": seen}
-            break
-        if len(order) > squares:
-            end = {"kind": "too_long"}
-            break
-        index[id(node)] = len(order)
-        order.append(node)
-        node = node.next
-    links = []
-    outside = []
-    for i, n in enumerate(order):
-        target = n.snadder
-        if target is None:
-            continue
-        j = index.get(id(target))
-        if j is not None:
-            links.append([i, j])
-        elif id(target) in input_ids:
-            outside.append([i, "input"])
-        elif not is_node(target):
-            outside.append([i, "not_a_node"])
-        else:
-            outside.append([i, "other"])
-    shared = sum(1 for n in order if id(n) in input_ids)
-    return {"kind": "list", "length": len(order), "end": end, "snadders": links,
-            "outside": outside, "shares_input": shared}
-
-
-def call(module, request):
-    from salboard import SALboard
+def call(adapter, module, request):
     name = request["function"]
-    fn = getattr(module, name, None)
-    if not callable(fn):
-        return {"kind": "missing"}, None
-    board = request["board"]
-    squares = board["squares"]
-    pairs = board.get("snadders", [])
-    args = request.get("args", [])
-    keep = None
-    if name == "salb2salbLL":
-        snadders = {s: d for s, d in pairs}
-        argument = SALboard(squares, snadders)
-        before = (squares, dict(snadders))
-        input_ids = set()
-    else:
-        keep = build_list(squares, pairs)
-        argument = keep[0]
-        before = snapshot(keep)
-        input_ids = set(id(n) for n in keep)
+    fn = adapter.find(module, name)
+    if fn is None:
+        return {"kind": "missing"}, None, None
+    args, state = adapter.prepare(name, request["input"])
     start = time.process_time()
     try:
-        result = fn(argument, *args)
+        result = fn(*args)
     except BaseException as exc:  # the student's failure is data, even SystemExit
-        outcome = describe_exception(exc)
-        outcome["kind"] = "raised"
-        return outcome, None
+        return raised(exc), None, None
     finally:
-        cpu = (time.process_time() - start) * 1000.0
+        cpu = round((time.process_time() - start) * 1000.0, 3)
         flush_student_streams()
-    changed = None
+    # Describing the value runs student code too (a __eq__, a property), so
+    # its failures are the student's as well.
     try:
-        if name == "salb2salbLL":
-            if not (argument.numSquares == before[0] and argument.snadders == before[1]):
-                changed = "the SALboard passed in was modified"
-        elif snapshot(keep) != before:
-            changed = input_change(keep, before)
-        if name in ("salb2salbLL", "dualboard"):
-            outcome = describe_list(result, squares, input_ids)
-        else:
-            outcome = plain(result)
+        changed = adapter.changed(name, request["input"], state)
+        answer = adapter.describe(name, request["input"], result, state)
+        return {"kind": "returned", "answer": answer}, cpu, changed
     except BaseException as exc:
-        outcome = describe_exception(exc)
-        outcome["kind"] = "raised"
-    outcome["cpu_ms"] = round(cpu, 3)
-    return outcome, changed
-
-
-def input_change(nodes, before):
-    after = snapshot(nodes)
-    for i, (old, new) in enumerate(zip(before, after)):
-        if old[0] != new[0]:
-            return "square {}'s next link was changed".format(i + 1)
-        if old[1] != new[1]:
-            return "square {}'s snadder was changed".format(i + 1)
-    return "the input list was changed"
+        return raised(exc), cpu, None
 
 
 def flush_student_streams():
@@ -228,30 +136,41 @@ def flush_student_streams():
 
 
 def main():
-    in_fd, out_fd = int(sys.argv[1]), int(sys.argv[2])
-    in_fd, out_fd = take_private_fds(in_fd, out_fd)
+    global STUDENT_FILE
+    in_fd, out_fd = take_private_fds(int(sys.argv[1]), int(sys.argv[2]))
+    STUDENT_FILE = sys.argv[3]
     channel = Channel(in_fd, out_fd)
     sys.path.insert(0, os.getcwd())
     sys.setrecursionlimit(1000)
+    import importlib
+    adapter = importlib.import_module(sys.argv[4])
     try:
-        import importlib
-        module = importlib.import_module(STUDENT_FILE[:-3])
+        hook = getattr(adapter, "before_import", None)
+        if hook is not None:
+            hook()
+        module = importlib.import_module(os.path.splitext(STUDENT_FILE)[0])
     except BaseException as exc:
         flush_student_streams()
         channel.send({"type": "import_failed", "error": describe_exception(exc)})
         return
     flush_student_streams()
-    functions = {name: callable(getattr(module, name, None)) for name in FUNCTIONS}
-    channel.send({"type": "ready", "python": sys.version.split()[0], "functions": functions})
+    functions = {}
+    for name in adapter.FUNCTIONS:
+        try:
+            functions[name] = adapter.find(module, name) is not None
+        except BaseException:
+            functions[name] = False
+    channel.send({"type": "ready", "protocol": PROTOCOL,
+                  "runtime": "Python " + sys.version.split()[0], "functions": functions})
     while True:
         request = channel.receive()
         if request is None:
             return
         if request.get("type") != "call":
             continue
-        outcome, changed = call(module, request)
+        outcome, cpu, changed = call(adapter, module, request)
         channel.send({"type": "result", "case": request["case"], "outcome": outcome,
-                      "input_changed": changed})
+                      "cpu_ms": cpu, "input_changed": changed})
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ code, but it never imports that code: it only parses it with `ast`.
 
 Protocol (the driver's: JSON lines on two private fds):
 
-    checker -> runner  {"type": "ready", "python": "3.11.7", "functions": {}}
+    checker -> runner  {"type": "ready", "protocol": 2, "runtime": "Python 3.11.7", "functions": {}}
     runner -> checker  {"type": "lint", "file": NAME, "checked": [...], "exempt": [...]}
     checker -> runner  {"type": "linted", "findings": [FINDING, ...]}
                        {"type": "unreadable", "error": ERROR}
@@ -345,7 +345,8 @@ def main():
         while view:
             view = view[os.write(out_fd, view):]
 
-    send({"type": "ready", "python": sys.version.split()[0], "functions": {}})
+    send({"type": "ready", "protocol": 2, "runtime": "Python " + sys.version.split()[0],
+          "functions": {}})
     request = json.loads(reader.readline())
     try:
         with open(request["file"], "rb") as f:

@@ -4,23 +4,13 @@
 
 use std::time::Duration;
 
+use super::protocol::{Message, Request};
 use super::session::{CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 
 const CHECKER_NAME: &str = "_salgrade_lint.py";
 const CHECKER_PY: &str = include_str!("lint.py");
 /// Parsing even a very large file takes well under a second.
 const CHECK_DEADLINE: Duration = Duration::from_secs(10);
-
-/// What the checker is asked to enforce.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ContainerRule {
-    /// The functions (and everything they call) that must not use containers.
-    pub checked: &'static [&'static str],
-    /// Functions that may, and are not followed into.
-    pub exempt: &'static [&'static str],
-    /// The rule in one sentence, for reports.
-    pub summary: &'static str,
-}
 
 /// How checking one file went.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +23,8 @@ pub(crate) enum LintRun {
 
 pub(crate) fn lint_source(
     cfg: &RunnerConfig,
-    rule: &ContainerRule,
+    checked: &[&str],
+    exempt: &[&str],
     student_file: &str,
     source: &[u8],
     slot: usize,
@@ -49,28 +40,36 @@ pub(crate) fn lint_source(
             contents: CHECKER_PY.as_bytes(),
         },
     ];
-    let (mut session, started) = Session::start(cfg, &files, CHECKER_NAME, slot)?;
+    let (mut session, started) = Session::start(cfg, &files, &[CHECKER_NAME], slot)?;
     let failed = |why: String| Ok(LintRun::Unreadable(why));
     match started {
         Started::Ready { .. } => {}
-        Started::ImportFailed(e) => return failed(format!("the checker failed to start: {e}")),
+        Started::ImportFailed(e) => {
+            return failed(format!(
+                "the checker failed to start: {}: {}",
+                e.kind, e.message
+            ));
+        }
         Started::ImportTimedOut => return failed("the checker did not start in time".to_owned()),
         Started::Died(d) => return failed(format!("the checker {}", d.describe())),
     }
-    let request = serde_json::json!({
-        "type": "lint",
-        "file": student_file,
-        "checked": rule.checked,
-        "exempt": rule.exempt,
-    });
+    let request = Request::Lint {
+        file: student_file,
+        checked,
+        exempt,
+    };
     let run = match session.call(&request, CHECK_DEADLINE) {
-        CallEnd::Answered { message, .. } => match message["type"].as_str() {
-            Some("linted") => LintRun::Findings(message["findings"].clone()),
-            Some("unreadable") => {
-                LintRun::Unreadable(message["error"].as_str().unwrap_or("unreadable").to_owned())
-            }
-            _ => LintRun::Unreadable(format!("the checker sent an unexpected answer: {message}")),
-        },
+        CallEnd::Answered {
+            message: Message::Linted { findings },
+            ..
+        } => LintRun::Findings(findings),
+        CallEnd::Answered {
+            message: Message::Unreadable { error },
+            ..
+        } => LintRun::Unreadable(error),
+        CallEnd::Answered { message, .. } => LintRun::Unreadable(format!(
+            "the checker sent an unexpected answer: {message:?}"
+        )),
         CallEnd::TimedOut => LintRun::Unreadable(format!(
             "the checker took longer than {} s",
             CHECK_DEADLINE.as_secs()

@@ -11,56 +11,43 @@
 pub(crate) mod capture;
 pub(crate) mod cgroup;
 pub(crate) mod lint;
+pub(crate) mod protocol;
 pub(crate) mod sandbox;
 pub(crate) mod session;
+pub(crate) mod setup;
+#[expect(
+    unsafe_code,
+    reason = "pre_exec, setrlimit and kill: each block has its SAFETY comment"
+)]
 pub(crate) mod unix;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
-use crate::assignment::Assignment;
+use crate::outcome::{ImportProblem, RawOutcome};
 use capture::Captured;
-pub(crate) use lint::{ContainerRule, LintRun, lint_source};
+pub(crate) use lint::{LintRun, lint_source};
+use protocol::{Message, Request};
 use salgrade_reference::Case;
 pub(crate) use sandbox::{Limits, Python, SandboxKind};
 use session::{CallEnd, Session, SessionFile, Started};
-pub(crate) use session::{Death, RunnerConfig, SessionError};
+pub(crate) use session::{RunnerConfig, SessionError};
 
 /// The driver's file name inside the session folder.
 const DRIVER_NAME: &str = "_salgrade_driver.py";
 const DRIVER_PY: &str = include_str!("driver.py");
+/// The module name the assignment's adapter is imported as.
+const ADAPTER_MODULE: &str = "_salgrade_adapter";
+const ADAPTER_FILE: &str = "_salgrade_adapter.py";
 
-/// Why no case of a submission could be put to its code.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum ImportProblem {
-    /// The module raised while importing (SyntaxError, ImportError, ...).
-    Raised { error: serde_json::Value },
-    /// The import did not finish within the import deadline.
-    TimedOut { limit_ms: u64 },
-    /// The process died while importing (`os._exit`, a crash, a kill).
-    Died { death: Death },
-}
-
-/// The raw outcome of one case: facts, no judgement.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum RawOutcome {
-    /// The driver answered; `message` is its `result` line.
-    Answered {
-        message: serde_json::Value,
-        wall_ms: u64,
-    },
-    /// The module has no such function.
-    Missing,
-    /// The case never ran because the module could not be imported.
-    NotRun { problem: ImportProblem },
-    /// No answer within `limit_ms` (twice, if `retried`).
-    TimedOut { limit_ms: u64, retried: bool },
-    /// The process died during the call.
-    Died { death: Death },
+/// What the runner needs from an assignment, and nothing more: the
+/// student's file name, the files placed beside it, and the adapter the
+/// generic driver loads to build inputs and describe results.
+#[derive(Debug, Clone)]
+pub(crate) struct Harness {
+    pub student_file: &'static str,
+    pub support: Vec<(&'static str, &'static str)>,
+    pub adapter: &'static str,
 }
 
 /// Everything the runner learned about one submission.
@@ -73,13 +60,13 @@ pub(crate) struct SubmissionRun {
 /// Runs `cases` against `source` (the student's file contents).
 pub(crate) fn run_submission(
     cfg: &RunnerConfig,
-    assignment: &dyn Assignment,
+    harness: &Harness,
     source: &[u8],
     cases: &[Case],
     deadlines: &[Duration],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
-    let mut runner = SubmissionRunner::new(cfg, assignment, source, slot);
+    let mut runner = SubmissionRunner::new(cfg, harness, source, slot);
     let mut outcomes = Vec::with_capacity(cases.len());
     for (case, &deadline) in cases.iter().zip(deadlines) {
         outcomes.push(runner.run(case, deadline)?);
@@ -93,7 +80,7 @@ pub(crate) fn run_submission(
 /// uses the same process for the cases it makes up as it goes.
 pub(crate) struct SubmissionRunner<'a> {
     cfg: &'a RunnerConfig,
-    assignment: &'a dyn Assignment,
+    student_file: &'a str,
     files: Vec<SessionFile<'a>>,
     slot: usize,
     current: Option<Ready>,
@@ -106,30 +93,34 @@ pub(crate) struct SubmissionRunner<'a> {
 impl<'a> SubmissionRunner<'a> {
     pub(crate) fn new(
         cfg: &'a RunnerConfig,
-        assignment: &'a dyn Assignment,
+        harness: &Harness,
         source: &'a [u8],
         slot: usize,
     ) -> SubmissionRunner<'a> {
         unix::become_subreaper();
-        let mut files: Vec<SessionFile<'a>> = assignment
-            .support_files()
-            .into_iter()
-            .map(|(name, text)| SessionFile {
+        let mut files: Vec<SessionFile<'a>> = harness
+            .support
+            .iter()
+            .map(|&(name, text)| SessionFile {
                 name,
                 contents: text.as_bytes(),
             })
             .collect();
         files.push(SessionFile {
-            name: assignment.student_file(),
+            name: harness.student_file,
             contents: source,
         });
         files.push(SessionFile {
             name: DRIVER_NAME,
             contents: DRIVER_PY.as_bytes(),
         });
+        files.push(SessionFile {
+            name: ADAPTER_FILE,
+            contents: harness.adapter.as_bytes(),
+        });
         SubmissionRunner {
             cfg,
-            assignment,
+            student_file: harness.student_file,
             files,
             slot,
             current: None,
@@ -170,12 +161,31 @@ impl<'a> SubmissionRunner<'a> {
             if !functions.get(&case.function).copied().unwrap_or(false) {
                 return Ok(RawOutcome::Missing);
             }
-            let request = self.assignment.request(case);
+            let request = Request::Call {
+                case: &case.id,
+                function: &case.function,
+                input: &case.input,
+            };
             match session.call(&request, deadline) {
-                CallEnd::Answered { message, wall } => {
+                CallEnd::Answered {
+                    message: Message::Result { case: id, reply },
+                    wall,
+                } if id == case.id => {
                     return Ok(RawOutcome::Answered {
-                        message,
+                        reply,
                         wall_ms: wall.as_millis() as u64,
+                    });
+                }
+                CallEnd::Answered { message, .. } => {
+                    let note = format!("answered out of turn: {message:?}");
+                    self.end_session();
+                    return Ok(RawOutcome::Died {
+                        death: crate::outcome::Death {
+                            code: None,
+                            signal: None,
+                            note: Some(note.chars().take(200).collect()),
+                            memory: false,
+                        },
                     });
                 }
                 CallEnd::TimedOut => {
@@ -206,7 +216,8 @@ impl<'a> SubmissionRunner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
-        let (mut session, started) = Session::start(self.cfg, &self.files, DRIVER_NAME, self.slot)?;
+        let entry = [DRIVER_NAME, self.student_file, ADAPTER_MODULE];
+        let (mut session, started) = Session::start(self.cfg, &self.files, &entry, self.slot)?;
         let problem = match started {
             Started::Ready { functions } => return Ok(Ok((session, functions))),
             Started::ImportFailed(error) => ImportProblem::Raised { error },

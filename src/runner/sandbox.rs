@@ -107,19 +107,25 @@ pub(crate) fn launch(
     kind: SandboxKind,
     python: &Python,
     dir: &Path,
-    driver: &str,
+    entry: &[&str],
     limits: &Limits,
     slot: usize,
     drop_privileges: bool,
 ) -> Launch {
     let uid = SANDBOX_UID_BASE + slot as u32;
     let identity = drop_privileges.then_some(Identity { uid, gid: uid });
-    let driver_args = [driver, "3", "4"];
+    // The script, the protocol descriptors (see `unix::prepare`), then the
+    // script's own arguments.
+    let (script, rest) = entry.split_first().map_or(("", &[][..]), |(s, r)| (*s, r));
+    let driver_args: Vec<&str> = [script, "3", "4"]
+        .into_iter()
+        .chain(rest.iter().copied())
+        .collect();
     let plain = || {
         let mut command = Command::new(&python.executable);
         command
             .args(["-I", "-S"])
-            .args(driver_args)
+            .args(&driver_args)
             .current_dir(dir)
             .env_clear()
             .envs(ENV.iter().copied());
@@ -179,7 +185,7 @@ pub(crate) fn launch(
             command
                 .arg(&python.executable)
                 .args(["-I", "-S"])
-                .args(driver_args);
+                .args(&driver_args);
             // As root, bubblewrap itself starts as the slot's uid (it then
             // needs unprivileged user namespaces, checked by `can_drop`).
             Launch {

@@ -17,12 +17,12 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use super::capture::{self, Captured, Shared};
 use super::cgroup::{Cgroups, SlotGroup};
+use super::protocol::{self, Message, Request};
 use super::sandbox::{self, Limits, Python, SandboxKind};
 use super::unix::{self, Group};
+use crate::outcome::{Death, RaisedError};
 
 /// The longest protocol line the runner accepts from a driver.
 const MAX_LINE: usize = 64 * 1024 * 1024;
@@ -44,6 +44,11 @@ pub(crate) enum SessionError {
     Pipe(#[source] std::io::Error),
     #[error("cannot put the student's processes in their cgroup: {0}")]
     Cgroup(String),
+    #[error(
+        "the sandboxed program speaks protocol {0}, this salgrade speaks {v}; reinstall salgrade",
+        v = protocol::PROTOCOL
+    )]
+    Protocol(u32),
     #[error("cannot start `{program}`")]
     Spawn {
         program: String,
@@ -52,55 +57,11 @@ pub(crate) enum SessionError {
     },
 }
 
-/// How a process ended, as far as the runner could tell.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Death {
-    pub code: Option<i32>,
-    pub signal: Option<i32>,
-    /// What the runner saw that the status does not say.
-    pub note: Option<String>,
-    /// The kernel killed a process of the session for the memory cgroup's limit.
-    #[serde(default)]
-    pub memory: bool,
-}
-
-impl Death {
-    pub(crate) fn describe(&self) -> String {
-        let mut s = match (self.code, self.signal) {
-            _ if self.memory => {
-                "was killed by the kernel for using more memory than allowed".to_owned()
-            }
-            (_, Some(9)) => "was killed (SIGKILL)".to_owned(),
-            (_, Some(24)) => "ran out of CPU time (SIGXCPU)".to_owned(),
-            (_, Some(25)) => "wrote a file larger than allowed (SIGXFSZ)".to_owned(),
-            (_, Some(11)) => "crashed (segmentation fault)".to_owned(),
-            (_, Some(6)) => "aborted (SIGABRT)".to_owned(),
-            (_, Some(sig)) => format!("was killed by signal {sig}"),
-            (Some(code), None) => format!("exited with code {code}"),
-            (None, None) => "ended".to_owned(),
-        };
-        if let Some(note) = &self.note {
-            s.push_str(" (");
-            s.push_str(note);
-            s.push(')');
-        }
-        s
-    }
-}
-
-/// The first message of a driver.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub(crate) enum Hello {
-    Ready { functions: BTreeMap<String, bool> },
-    ImportFailed { error: serde_json::Value },
-}
-
 /// How starting a session went.
 #[derive(Debug)]
 pub(crate) enum Started {
     Ready { functions: BTreeMap<String, bool> },
-    ImportFailed(serde_json::Value),
+    ImportFailed(RaisedError),
     ImportTimedOut,
     Died(Death),
 }
@@ -108,10 +69,7 @@ pub(crate) enum Started {
 /// How one call ended.
 #[derive(Debug)]
 pub(crate) enum CallEnd {
-    Answered {
-        message: serde_json::Value,
-        wall: Duration,
-    },
+    Answered { message: Message, wall: Duration },
     TimedOut,
     Died(Death),
 }
@@ -181,12 +139,13 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// Starts a driver in a fresh folder holding `files`, and waits for its
-    /// first message within the import deadline.
+    /// Starts a program in a fresh folder holding `files`, and waits for its
+    /// first message within the import deadline. `entry` is the script and
+    /// its arguments after the two protocol descriptors.
     pub(crate) fn start(
         cfg: &RunnerConfig,
         files: &[SessionFile<'_>],
-        driver_name: &str,
+        entry: &[&str],
         slot: usize,
     ) -> Result<(Session, Started), SessionError> {
         let dir = tempfile::Builder::new()
@@ -207,7 +166,7 @@ impl Session {
             cfg.sandbox,
             &cfg.python,
             dir.path(),
-            driver_name,
+            entry,
             &cfg.limits,
             slot,
             cfg.drop_privileges,
@@ -280,12 +239,23 @@ impl Session {
             _dir: dir,
         };
         let started = match session.next_message(cfg.import_timeout) {
-            Ok(line) => match serde_json::from_str::<Hello>(&line) {
-                Ok(Hello::Ready { functions }) => Started::Ready { functions },
-                Ok(Hello::ImportFailed { error }) => {
+            Ok(line) => match Message::parse(&line) {
+                Ok(Message::Ready {
+                    protocol,
+                    functions,
+                    ..
+                }) if protocol == protocol::PROTOCOL => Started::Ready { functions },
+                Ok(Message::Ready { protocol, .. }) => {
+                    session.end();
+                    return Err(SessionError::Protocol(protocol));
+                }
+                Ok(Message::ImportFailed { error }) => {
                     session.end();
                     Started::ImportFailed(error)
                 }
+                Ok(_) => Started::Died(
+                    session.kill_with_note("sent an answer before its first message".to_owned()),
+                ),
                 Err(e) => Started::Died(
                     session.kill_with_note(format!("sent a malformed first message: {e}")),
                 ),
@@ -300,9 +270,8 @@ impl Session {
     }
 
     /// Sends one request and waits for its answer until `deadline`.
-    pub(crate) fn call(&mut self, request: &serde_json::Value, deadline: Duration) -> CallEnd {
-        let mut line = serde_json::to_vec(request).unwrap_or_default();
-        line.push(b'\n');
+    pub(crate) fn call(&mut self, request: &Request<'_>, deadline: Duration) -> CallEnd {
+        let line = request.line();
         let start = Instant::now();
         if let Some(tx) = &self.requests {
             if tx.send(line).is_err() {
@@ -310,7 +279,7 @@ impl Session {
             }
         }
         match self.next_message(deadline) {
-            Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(text) => match Message::parse(&text) {
                 Ok(message) => CallEnd::Answered {
                     message,
                     wall: start.elapsed(),

@@ -53,7 +53,7 @@ fn the_hand_written_boards_agree_with_the_reference() {
     // answer that disagrees with the reference is refused, naming the case.
     let boards = crate::fixtures().join("boards/handout.json");
     let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("reference/python/salbLLfunctions.py");
+        .join("reference/python/a48/salbLLfunctions.py");
     let out = salgrade()
         .args(["check", "--cases-file"])
         .arg(&boards)

@@ -91,7 +91,8 @@ fn findings_name_the_function_the_chain_and_the_source() {
 
 #[test]
 fn clean_code_has_no_finding() {
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/python/salbLLfunctions.py");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/python/a48/salbLLfunctions.py");
     for file in [
         model,
         submission("correct_helpers/salbLLfunctions.py"),

@@ -1,5 +1,8 @@
 //! Integration tests over the real binary, one module per command.
 
+// The tests start salgrade, bubblewrap and `kill` themselves.
+#![allow(clippy::disallowed_methods)]
+
 mod check;
 mod generate;
 mod grade;

@@ -122,7 +122,8 @@ fn a_shown_counterexample_fails_again_when_run_alone() {
         {
             continue;
         }
-        let file = json!({"assignment": "a48", "reading": "either", "cases": [c["case"]]});
+        let file =
+            json!({"assignment": "a48", "options": {"reading": "either"}, "cases": [c["case"]]});
         let s = grade_alone(&name, &file, "0");
         assert_eq!(
             s["cases"][0]["verdict"], c["verdict"],
@@ -171,7 +172,8 @@ fn a_large_failing_case_shrinks_to_a_small_one_that_still_fails() {
                 .count()
         );
         // And it still fails on its own.
-        let again = json!({"assignment": "a48", "reading": "either", "cases": [c["case"]]});
+        let again =
+            json!({"assignment": "a48", "options": {"reading": "either"}, "cases": [c["case"]]});
         let alone = grade_alone("wrong_answer", &again, "0");
         assert_eq!(alone["cases"][0]["verdict"], "wrong_answer", "{alone:#}");
     }

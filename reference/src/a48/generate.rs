@@ -13,9 +13,10 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::a48::{self, Game, Reading};
-use crate::board::{Board, Square};
-use crate::case::{A48Function, A48Input, Case, CaseFile, a48_case};
+use super::board::{Board, Square};
+use super::case::{A48Function, A48Input, A48Options, a48_case};
+use super::{self as a48, Game, Reading};
+use crate::case::{Case, CaseFile, DEFAULT_RANDOM_CASES, PUBLIC_SEED};
 
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,11 +26,6 @@ pub struct GenOptions {
     pub random_per_function: usize,
     pub reading: Reading,
 }
-
-/// The public default seed: students self-check with it.
-pub const PUBLIC_SEED: u64 = 1;
-/// The default number of random cases per function.
-pub const DEFAULT_RANDOM_CASES: usize = 30;
 
 impl Default for GenOptions {
     fn default() -> GenOptions {
@@ -297,7 +293,10 @@ pub fn generate(opts: GenOptions) -> CaseFile {
     CaseFile {
         assignment: "a48".to_owned(),
         seed: Some(opts.seed),
-        reading: opts.reading,
+        options: A48Options {
+            reading: opts.reading,
+        }
+        .to_options(),
         cases: out.cases,
     }
 }

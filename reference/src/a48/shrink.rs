@@ -7,7 +7,7 @@
 //! candidate is a valid board. The search that keeps the first candidate that
 //! still fails lives in the harness; this module only says what "smaller" is.
 
-use crate::board::Board;
+use super::board::Board;
 
 /// An input to shrink: a board and the step sizes (none for `dualboard`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! `whowins` answer, a list's first wrong node ([`first_wrong_node`]), and the
 //! board drawn as text ([`draw`]) when it is small enough to read.
 
-use crate::a48::{self, Move, WalkEnd};
-use crate::board::{Board, Square};
+use super::board::{Board, Square};
+use super::{self as a48, Move, WalkEnd};
 
 /// Boards up to this many squares are drawn.
 pub const DRAW_LIMIT: u32 = 100;

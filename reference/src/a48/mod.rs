@@ -20,7 +20,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, SourceIndex, Square};
+pub mod board;
+pub mod case;
+pub mod explain;
+pub mod generate;
+pub mod python;
+pub mod shrink;
+
+use board::{Board, SourceIndex, Square};
 
 /// How a student may read "the first player to end a move on the last square"
 /// when a player's start already lands there (`s` a multiple of `n`).

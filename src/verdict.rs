@@ -1,4 +1,5 @@
-//! Verdicts: what happened on one case, as data (never an error).
+//! Verdicts: what happened on one case, as data (never an error). A leaf
+//! module: assignments make verdicts, grading and reports read them.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,8 @@ pub(crate) enum VerdictKind {
     ProcessDied,
     MissingFunction,
     ImportFailed,
+    /// salgrade could not read an answer: a bug of ours, never the student's.
+    HarnessError,
 }
 
 impl VerdictKind {
@@ -35,6 +38,7 @@ impl VerdictKind {
             VerdictKind::ProcessDied => "process_died",
             VerdictKind::MissingFunction => "missing_function",
             VerdictKind::ImportFailed => "import_failed",
+            VerdictKind::HarnessError => "harness_error",
         }
     }
 
@@ -46,13 +50,11 @@ impl VerdictKind {
                 "your function returned a different answer from the reference"
             }
             VerdictKind::InvalidStructure => {
-                "the list you returned is not a circular list with one node per square, or a snadder points outside it"
+                "the value you returned does not have the structure the handout asks for"
             }
-            VerdictKind::ChangedInput => {
-                "the input must describe the same board when your function returns"
-            }
+            VerdictKind::ChangedInput => "your function must leave its input as it found it",
             VerdictKind::SharesInput => {
-                "the returned list must be made of new nodes, not nodes of the input list"
+                "the value you returned must be built anew, not share parts of the input"
             }
             VerdictKind::WrongType => {
                 "the value returned has the wrong type (see the rules for what is accepted)"
@@ -63,11 +65,14 @@ impl VerdictKind {
             }
             VerdictKind::MemoryLimit => "your function used more memory than allowed",
             VerdictKind::ProcessDied => {
-                "the Python process ended during the call (os._exit, a crash or a signal)"
+                "the process running your code ended during the call (an exit, a crash or a signal)"
             }
             VerdictKind::MissingFunction => "the module does not define this function",
             VerdictKind::ImportFailed => {
                 "the module could not be imported, so nothing in it could be run"
+            }
+            VerdictKind::HarnessError => {
+                "salgrade could not read your function's answer: this is a salgrade bug, not yours; please report it"
             }
         }
     }
@@ -124,6 +129,11 @@ impl Verdict {
             got: Some(got.into()),
             ..Verdict::new(kind)
         }
+    }
+
+    /// A failure of salgrade itself, reported as such on the case.
+    pub(crate) fn harness(detail: impl Into<String>) -> Verdict {
+        Verdict::detail(VerdictKind::HarnessError, detail)
     }
 
     pub(crate) fn passed(&self) -> bool {

@@ -2,8 +2,8 @@
 //! binary carries them everywhere it grades.
 
 /// `salboard.py`: the dictionary representation, `SALboard(numSquares, snadders)`.
-pub const SALBOARD_PY: &str = include_str!("../python/salboard.py");
+pub const SALBOARD_PY: &str = include_str!("../../python/a48/salboard.py");
 /// `salbnode.py`: the linked-list node, `SALBnode(next=None, snadder=None)`.
-pub const SALBNODE_PY: &str = include_str!("../python/salbnode.py");
+pub const SALBNODE_PY: &str = include_str!("../../python/a48/salbnode.py");
 /// A model `salbLLfunctions.py` that obeys the handout's rules.
-pub const MODEL_SOLUTION_PY: &str = include_str!("../python/salbLLfunctions.py");
+pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/a48/salbLLfunctions.py");

@@ -1,0 +1,136 @@
+"""A48's adapter for salgrade's driver: builds SALboards and circular lists
+of SALBnodes from a case's input, and describes what the student returned.
+
+Input: {"board": {"squares": N, "snadders": [[s, d], ...]}, "args": [steps...]}.
+Answers: {"kind": "value", "type": T, "value": V[, "repr": R]} for a plain
+value, or {"kind": "list", ...} for a returned list (its shape, its snadders
+as 0-based node pairs, links outside it, nodes shared with the input).
+"""
+
+FUNCTIONS = ("salb2salbLL", "willfinish", "whowins", "dualboard")
+RETURNS_A_LIST = ("salb2salbLL", "dualboard")
+
+
+def find(module, function):
+    fn = getattr(module, function, None)
+    return fn if callable(fn) else None
+
+
+def build_list(squares, snadders):
+    from salbnode import SALBnode
+    nodes = [SALBnode() for _ in range(squares)]
+    for i in range(squares):
+        nodes[i].next = nodes[(i + 1) % squares]
+    for source, destination in snadders:
+        nodes[source - 1].snadder = nodes[destination - 1]
+    return nodes
+
+
+def snapshot(nodes):
+    return [(id(n.next), id(n.snadder)) for n in nodes]
+
+
+def prepare(function, input):
+    board = input["board"]
+    squares = board["squares"]
+    pairs = board.get("snadders", [])
+    args = input.get("args", [])
+    if function == "salb2salbLL":
+        from salboard import SALboard
+        snadders = {s: d for s, d in pairs}
+        argument = SALboard(squares, snadders)
+        return [argument] + args, {"board": argument, "before": (squares, dict(snadders)),
+                                   "input_ids": set()}
+    nodes = build_list(squares, pairs)
+    return [nodes[0]] + args, {"nodes": nodes, "before": snapshot(nodes),
+                               "input_ids": set(id(n) for n in nodes)}
+
+
+def changed(function, input, state):
+    if function == "salb2salbLL":
+        board, before = state["board"], state["before"]
+        if not (board.numSquares == before[0] and board.snadders == before[1]):
+            return "the SALboard passed in was modified"
+        return None
+    nodes, before = state["nodes"], state["before"]
+    after = snapshot(nodes)
+    if after == before:
+        return None
+    for i, (old, new) in enumerate(zip(before, after)):
+        if old[0] != new[0]:
+            return "square {}'s next link was changed".format(i + 1)
+        if old[1] != new[1]:
+            return "square {}'s snadder was changed".format(i + 1)
+    return "the input list was changed"
+
+
+def describe(function, input, result, state):
+    if function in RETURNS_A_LIST:
+        return describe_list(result, input["board"]["squares"], state["input_ids"])
+    return plain(result)
+
+
+def plain(value):
+    """A JSON-safe description of a returned value, keeping its Python type."""
+    kind = type(value).__name__
+    if value is None or isinstance(value, (bool, int, float, str)):
+        if isinstance(value, str):
+            value = value[:200]
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2 ** 53:
+            value = repr(value)[:200]
+        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+            value = repr(value)
+        return {"kind": "value", "type": kind, "value": value}
+    try:
+        text = repr(value)[:200]
+    except BaseException:
+        text = "<unprintable>"
+    return {"kind": "value", "type": kind, "value": None, "repr": text}
+
+
+def is_node(obj):
+    return hasattr(obj, "next") and hasattr(obj, "snadder")
+
+
+def describe_list(head, squares, input_ids):
+    """Walk a returned list at most squares+1 nodes and report its shape."""
+    if not is_node(head):
+        return plain(head)
+    order = []
+    index = {}
+    node = head
+    while True:
+        if node is None:
+            end = {"kind": "open"}
+            break
+        if not is_node(node):
+            end = {"kind": "not_a_node", "type": type(node).__name__}
+            break
+        seen = index.get(id(node))
+        if seen is not None:
+            end = {"kind": "circular"} if seen == 0 else {"kind": "loops_back", "to": seen}
+            break
+        if len(order) > squares:
+            end = {"kind": "too_long"}
+            break
+        index[id(node)] = len(order)
+        order.append(node)
+        node = node.next
+    links = []
+    outside = []
+    for i, n in enumerate(order):
+        target = n.snadder
+        if target is None:
+            continue
+        j = index.get(id(target))
+        if j is not None:
+            links.append([i, j])
+        elif id(target) in input_ids:
+            outside.append([i, "input"])
+        elif not is_node(target):
+            outside.append([i, "not_a_node"])
+        else:
+            outside.append([i, "other"])
+    shared = sum(1 for n in order if id(n) in input_ids)
+    return {"kind": "list", "length": len(order), "end": end, "snadders": links,
+            "outside": outside, "shares_input": shared}

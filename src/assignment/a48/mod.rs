@@ -1,0 +1,550 @@
+//! CSC A48 Assignment 1: `salb2salbLL`, `willfinish`, `whowins`, `dualboard`
+//! over a circular linked list of `SALBnode`s.
+//!
+//! Accepted answer types, and why:
+//! * `willfinish` must return a `bool`. `1` or `"True"` is a wrong type: the
+//!   handout asks "whether", and a caller testing `is True` would break.
+//! * `whowins` must return the `int` 1 or 2. `True` (which Python equates to
+//!   1) is a wrong type, as is `"1"`.
+//! * `salb2salbLL` and `dualboard` must return the first node of a circular
+//!   list of exactly `n` nodes; `dualboard`'s nodes must all be new.
+
+use std::collections::BTreeSet;
+
+use salgrade_reference::a48::board::Board;
+use salgrade_reference::a48::case::{
+    A48Expected, A48Function, A48Input, A48Options, a48_case, a48_expected,
+};
+use salgrade_reference::a48::python::{MODEL_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY};
+use salgrade_reference::a48::{self, explain, generate, shrink};
+use salgrade_reference::{Case, CaseFile, Options};
+use serde::Deserialize;
+
+use super::{Assignment, ContainerRule, Question};
+use crate::runner::Harness;
+use crate::verdict::{Verdict, VerdictKind};
+
+mod reference_questions;
+
+pub(crate) struct A48;
+
+const FUNCTIONS: &[&str] = &["salb2salbLL", "willfinish", "whowins", "dualboard"];
+
+fn input_of(case: &Case) -> Option<A48Input> {
+    serde_json::from_value(case.input.clone()).ok()
+}
+
+fn expected_of(case: &Case) -> Option<A48Expected> {
+    serde_json::from_value(case.expected.clone()).ok()
+}
+
+/// The adapter's description of a returned value (`adapter.py`).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum Answer {
+    /// A plain value, with its Python type; `repr` when it has no JSON form.
+    Value {
+        #[serde(rename = "type")]
+        ty: String,
+        value: serde_json::Value,
+        #[serde(default)]
+        repr: Option<String>,
+    },
+    /// A returned list of nodes, walked at most one node past the board.
+    List {
+        length: u64,
+        end: ListEnd,
+        /// 0-based (node, node) pairs inside the returned list.
+        snadders: Vec<(u64, u64)>,
+        /// Snadders leading out of the list: (node, "input" | "not_a_node" | "other").
+        outside: Vec<(u64, String)>,
+        shares_input: u64,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum ListEnd {
+    Circular,
+    Open,
+    LoopsBack {
+        to: u64,
+    },
+    TooLong,
+    NotANode {
+        #[serde(rename = "type")]
+        ty: String,
+    },
+}
+
+fn words(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Bool(true) => "True".to_owned(),
+        serde_json::Value::Bool(false) => "False".to_owned(),
+        serde_json::Value::Null => "None".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// "a" or "an", as English puts it before a Python type name.
+fn article(ty: &str) -> &'static str {
+    if ty.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// A returned value, in Python words.
+fn got_words(answer: &Answer) -> String {
+    match answer {
+        Answer::Value {
+            ty, repr: Some(r), ..
+        } => format!("{r} ({} {ty})", article(ty)),
+        Answer::Value { ty, .. } if ty == "NoneType" => "None".to_owned(),
+        Answer::Value { ty, value, .. } if ty == "str" => format!("{value} (a str)"),
+        Answer::Value { ty, value, .. } => format!("{} ({} {ty})", words(value), article(ty)),
+        Answer::List { .. } => "a linked list of SALBnodes".to_owned(),
+    }
+}
+
+fn judge_value(function: A48Function, accepted: &[serde_json::Value], answer: &Answer) -> Verdict {
+    let type_ok = match (function, answer) {
+        (A48Function::Willfinish, Answer::Value { ty, .. }) => ty == "bool",
+        (A48Function::Whowins, Answer::Value { ty, .. }) => ty == "int",
+        _ => false,
+    };
+    if !type_ok {
+        let want = if function == A48Function::Willfinish {
+            "True or False (a bool)"
+        } else {
+            "1 or 2 (an int)"
+        };
+        return Verdict::wrong(VerdictKind::WrongType, want, got_words(answer));
+    }
+    let Answer::Value { value, .. } = answer else {
+        unreachable!("type_ok holds only for values")
+    };
+    if accepted.contains(value) {
+        Verdict::pass()
+    } else {
+        let expected = accepted.iter().map(words).collect::<Vec<_>>().join(" or ");
+        Verdict::wrong(VerdictKind::WrongAnswer, expected, words(value))
+    }
+}
+
+fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict {
+    let Answer::List {
+        length,
+        end,
+        snadders,
+        outside,
+        shares_input,
+    } = answer
+    else {
+        return Verdict::wrong(
+            VerdictKind::WrongType,
+            "the first SALBnode of a circular list",
+            got_words(answer),
+        );
+    };
+    let (n, length) = (u64::from(board.squares()), *length);
+    let structural = match end {
+        ListEnd::Circular if length == n => None,
+        ListEnd::Circular => Some(format!(
+            "the list is a circle of {length} node{}; the board has {n} square{}",
+            plural(length),
+            plural(n)
+        )),
+        ListEnd::Open => Some(format!(
+            "the list is not circular: node {length}'s next is None (the last square must link back to the first)"
+        )),
+        ListEnd::LoopsBack { to } => Some(format!(
+            "node {length}'s next points back to node {}, not to the first node",
+            to + 1
+        )),
+        ListEnd::TooLong => Some(format!(
+            "the list goes on past {n} nodes without returning to the first"
+        )),
+        ListEnd::NotANode { ty } => Some(format!(
+            "node {length}'s next is {} {ty}, not a SALBnode",
+            article(ty)
+        )),
+    };
+    if let Some(reason) = structural {
+        return Verdict::detail(VerdictKind::InvalidStructure, reason);
+    }
+    if let Some((node, what)) = outside.first() {
+        let square = node + 1;
+        return match what.as_str() {
+            "input" => Verdict::detail(
+                VerdictKind::SharesInput,
+                format!("square {square}'s snadder points to a node of the input list"),
+            ),
+            "not_a_node" => Verdict::detail(
+                VerdictKind::InvalidStructure,
+                format!("square {square}'s snadder is not a SALBnode"),
+            ),
+            _ => Verdict::detail(
+                VerdictKind::InvalidStructure,
+                format!("square {square}'s snadder points to a node outside the returned list"),
+            ),
+        };
+    }
+    if *shares_input > 0 && function == A48Function::Dualboard {
+        return Verdict::detail(
+            VerdictKind::SharesInput,
+            format!(
+                "{shares_input} node{} of the returned list belong{} to the input list",
+                plural(*shares_input),
+                if *shares_input == 1 { "s" } else { "" }
+            ),
+        );
+    }
+    let got: BTreeSet<(u64, u64)> = snadders.iter().map(|&(s, d)| (s + 1, d + 1)).collect();
+    let want = pairs(board);
+    if got == want {
+        return Verdict::pass();
+    }
+    let missing: Vec<String> = want
+        .difference(&got)
+        .map(|(s, d)| format!("{s}->{d}"))
+        .take(5)
+        .collect();
+    let extra: Vec<String> = got
+        .difference(&want)
+        .map(|(s, d)| format!("{s}->{d}"))
+        .take(5)
+        .collect();
+    let mut detail = Vec::new();
+    let got_pairs: Vec<(u32, u32)> = got.iter().map(|&(s, d)| (s as u32, d as u32)).collect();
+    if let Some((square, want, have)) = explain::first_wrong_node(board, &got_pairs) {
+        let says = |d: Option<u32>| match d {
+            Some(d) => format!("a snadder to square {d}"),
+            None => "no snadder".to_owned(),
+        };
+        detail.push(format!(
+            "first wrong node: node {square} should have {}, but has {}",
+            says(want),
+            says(have)
+        ));
+    }
+    if !missing.is_empty() {
+        detail.push(format!("missing {}", missing.join(", ")));
+    }
+    if !extra.is_empty() {
+        detail.push(format!("unexpected {}", extra.join(", ")));
+    }
+    Verdict {
+        detail: Some(detail.join("; ")),
+        ..Verdict::wrong(
+            VerdictKind::WrongAnswer,
+            snadder_words(&want),
+            snadder_words(&got),
+        )
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn indent(line: String) -> String {
+    format!("  {line}")
+}
+
+fn pairs(board: &Board) -> BTreeSet<(u64, u64)> {
+    board.pairs().into_iter().collect()
+}
+
+fn snadder_words(set: &BTreeSet<(u64, u64)>) -> String {
+    if set.is_empty() {
+        return "no snadders".to_owned();
+    }
+    let mut parts: Vec<String> = set
+        .iter()
+        .take(12)
+        .map(|(s, d)| format!("{s}->{d}"))
+        .collect();
+    if set.len() > 12 {
+        parts.push(format!("... ({} in all)", set.len()));
+    }
+    format!("snadders {}", parts.join(", "))
+}
+
+impl Assignment for A48 {
+    fn id(&self) -> &'static str {
+        "a48"
+    }
+
+    fn title(&self) -> &'static str {
+        "CSC A48 Assignment 1: a snakes-and-ladders board as a circular linked list (`salbLLfunctions.py`: salb2salbLL, willfinish, whowins, dualboard)"
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        FUNCTIONS
+    }
+
+    fn student_file(&self) -> &'static str {
+        "salbLLfunctions.py"
+    }
+
+    fn harness(&self) -> Harness {
+        Harness {
+            student_file: self.student_file(),
+            support: vec![("salboard.py", SALBOARD_PY), ("salbnode.py", SALBNODE_PY)],
+            adapter: ADAPTER_PY,
+        }
+    }
+
+    fn model_solution(&self) -> &'static str {
+        MODEL_SOLUTION_PY
+    }
+
+    fn option_help(&self) -> Option<&'static str> {
+        Some(
+            "`reading=either` (default) accepts either reading of a start on the last square in `whowins`; `reading=counts` counts the start as move 1; `reading=separate` does not",
+        )
+    }
+
+    fn options(&self, given: &Options) -> Result<Options, String> {
+        A48Options::from_options(given)
+            .map(A48Options::to_options)
+            .map_err(|e| format!("{e} (a48 takes `reading=counts|separate|either`)"))
+    }
+
+    fn generate(&self, seed: u64, random_per_function: usize, options: &Options) -> CaseFile {
+        generate::generate(generate::GenOptions {
+            seed,
+            random_per_function,
+            reading: reading(options),
+        })
+    }
+
+    fn check_cases(&self, file: &CaseFile) -> Vec<String> {
+        let mut problems = Vec::new();
+        let options = match A48Options::from_options(&file.options) {
+            Ok(o) => o,
+            Err(e) => return vec![format!("bad options: {e}")],
+        };
+        let mut ids = BTreeSet::new();
+        for case in &file.cases {
+            if !ids.insert(case.id.as_str()) {
+                problems.push(format!("case `{}`: the id is used twice", case.id));
+            }
+            let Some(function) = A48Function::from_name(&case.function) else {
+                problems.push(format!(
+                    "case `{}`: unknown function `{}` (expected one of {})",
+                    case.id,
+                    case.function,
+                    FUNCTIONS.join(", ")
+                ));
+                continue;
+            };
+            let input: A48Input = match serde_json::from_value(case.input.clone()) {
+                Ok(i) => i,
+                Err(e) => {
+                    problems.push(format!("case `{}`: bad input: {e}", case.id));
+                    continue;
+                }
+            };
+            let expected = match a48_expected(function, &input, options.reading) {
+                Ok(e) => e,
+                Err(e) => {
+                    problems.push(format!("case `{}`: {e}", case.id));
+                    continue;
+                }
+            };
+            match expected_of(case) {
+                Some(given) if given == expected => {}
+                Some(given) => problems.push(format!(
+                    "case `{}`: expected {} but the reference says {}",
+                    case.id,
+                    serde_json::to_string(&given).unwrap_or_default(),
+                    serde_json::to_string(&expected).unwrap_or_default()
+                )),
+                None => problems.push(format!(
+                    "case `{}`: `expected` is neither {{\"one_of\": [...]}} nor {{\"board\": ...}}",
+                    case.id
+                )),
+            }
+        }
+        problems
+    }
+
+    fn judge_answer(&self, case: &Case, answer: &serde_json::Value) -> Verdict {
+        let (Some(function), Some(expected)) =
+            (A48Function::from_name(&case.function), expected_of(case))
+        else {
+            return Verdict::detail(
+                VerdictKind::HarnessError,
+                "salgrade could not read this case (a bug in the case file)",
+            );
+        };
+        let answer: Answer = match serde_json::from_value(answer.clone()) {
+            Ok(a) => a,
+            Err(e) => return Verdict::harness(format!("the adapter's answer is malformed: {e}")),
+        };
+        match (&expected, function) {
+            (A48Expected::OneOf(accepted), A48Function::Willfinish | A48Function::Whowins) => {
+                judge_value(function, accepted, &answer)
+            }
+            (A48Expected::Board(board), A48Function::Salb2salbLL | A48Function::Dualboard) => {
+                judge_list(function, board, &answer)
+            }
+            _ => Verdict::harness("the case's expected answer does not fit its function"),
+        }
+    }
+
+    fn case_size(&self, case: &Case) -> u64 {
+        input_of(case)
+            .map(|i| {
+                u64::from(i.board.squares()) * 1000
+                    + i.board.snadders().len() as u64 * 10
+                    + i.args.iter().sum::<u64>().min(9)
+            })
+            .unwrap_or(u64::MAX)
+    }
+
+    fn describe_input(&self, case: &Case) -> String {
+        let Some(input) = input_of(case) else {
+            return "(unreadable input)".to_owned();
+        };
+        let mut s = format!("board: {}", input.board);
+        match input.args.as_slice() {
+            [s1] => s.push_str(&format!("; stepsize {s1}")),
+            [s1, s2] => s.push_str(&format!("; step1 {s1}, step2 {s2}")),
+            _ => {}
+        }
+        s
+    }
+
+    fn shrink_candidates<'a>(
+        &'a self,
+        case: &'a Case,
+        options: &'a Options,
+    ) -> Box<dyn Iterator<Item = Case> + 'a> {
+        let (Some(function), Some(input)) =
+            (A48Function::from_name(&case.function), input_of(case))
+        else {
+            return Box::new(std::iter::empty());
+        };
+        let reading = reading(options);
+        let root = case.id.split('~').next().unwrap_or(&case.id).to_owned();
+        let start = shrink::Input {
+            board: input.board,
+            args: input.args,
+        };
+        Box::new(shrink::candidates(start).filter_map(move |c| {
+            a48_case(
+                format!("{root}~shrunk"),
+                format!("shrunk from {root}"),
+                function,
+                A48Input {
+                    board: c.board,
+                    args: c.args,
+                },
+                reading,
+            )
+            .ok()
+        }))
+    }
+
+    fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>) {
+        let (Some(function), Some(input)) =
+            (A48Function::from_name(&case.function), input_of(case))
+        else {
+            return (Vec::new(), None);
+        };
+        let board = &input.board;
+        let mut lines = Vec::new();
+        match (function, input.args.as_slice()) {
+            (A48Function::Willfinish, [s]) => lines = explain::narrate_walk(board, *s),
+            (A48Function::Whowins, [s1, s2]) => {
+                lines.push(format!("Player 1, step size {s1}:"));
+                lines.extend(explain::narrate_walk(board, *s1).into_iter().map(indent));
+                lines.push(format!("Player 2, step size {s2}:"));
+                lines.extend(explain::narrate_walk(board, *s2).into_iter().map(indent));
+                lines.push(explain::whowins_reason(board, *s1, *s2));
+            }
+            (A48Function::Dualboard, _) => {
+                lines.push(format!(
+                    "The dual board reverses every snadder: {}.",
+                    snadder_words(&pairs(&board.dual()))
+                ));
+            }
+            (A48Function::Salb2salbLL, _) => {
+                lines.push(format!(
+                    "The list must have {} nodes in a circle, node i for square i, with {}.",
+                    board.squares(),
+                    snadder_words(&pairs(board))
+                ));
+            }
+            _ => {}
+        }
+        if verdict.kind == VerdictKind::ChangedInput {
+            lines.push("Your function must leave the input list as it found it.".to_owned());
+        }
+        (lines, explain::draw(board))
+    }
+
+    fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
+        match kind {
+            VerdictKind::InvalidStructure => Some(
+                "the list you returned is not a circular list with one node per square, or a snadder points outside it",
+            ),
+            VerdictKind::ChangedInput => {
+                Some("the input must describe the same board when your function returns")
+            }
+            VerdictKind::SharesInput => {
+                Some("the returned list must be made of new nodes, not nodes of the input list")
+            }
+            _ => None,
+        }
+    }
+
+    fn notes(&self, function: &str, verdict: &Verdict) -> Vec<String> {
+        let both = function == "whowins"
+            && verdict
+                .expected
+                .as_deref()
+                .is_some_and(|e| e.contains(" or "));
+        if both {
+            vec!["Both answers are accepted here: the handout can be read two ways when a start lands on the last square.".to_owned()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn container_rule(&self) -> Option<ContainerRule> {
+        Some(ContainerRule {
+            checked: &["willfinish", "whowins", "dualboard"],
+            exempt: &["salb2salbLL"],
+            summary: "The handout forbids lists, tuples, sets and dicts in every function but `salb2salbLL`, and in every helper the other three call.",
+        })
+    }
+
+    fn questions(&self) -> &'static [Question] {
+        reference_questions::QUESTIONS
+    }
+
+    fn ask(
+        &self,
+        question: &str,
+        input: &serde_json::Value,
+        args: &[u64],
+        options: &Options,
+    ) -> Result<String, String> {
+        reference_questions::ask(question, input, args, reading(options))
+    }
+}
+
+/// The adapter the driver loads for A48.
+const ADAPTER_PY: &str = include_str!("adapter.py");
+
+/// The validated reading of `options` (the engine validated them once).
+fn reading(options: &Options) -> a48::Reading {
+    A48Options::from_options(options)
+        .map(|o| o.reading)
+        .unwrap_or_default()
+}

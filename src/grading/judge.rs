@@ -1,0 +1,118 @@
+//! Judging a raw outcome: what every assignment shares (missing functions,
+//! exceptions, timeouts, deaths, import failures, a changed input), then the
+//! assignment's own judgement of the answer.
+
+use salgrade_reference::Case;
+
+use crate::assignment::Assignment;
+use crate::outcome::{CallOutcome, ImportProblem, RaisedError, RawOutcome};
+use crate::verdict::{Verdict, VerdictKind};
+
+pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutcome) -> Verdict {
+    match outcome {
+        RawOutcome::Answered { reply, .. } => match &reply.outcome {
+            CallOutcome::Returned { answer } => {
+                let verdict = assignment.judge_answer(case, answer);
+                match &reply.input_changed {
+                    Some(what) if verdict.passed() => {
+                        Verdict::detail(VerdictKind::ChangedInput, what.clone())
+                    }
+                    _ => verdict,
+                }
+            }
+            CallOutcome::Raised { error } => raised(error),
+            CallOutcome::Missing => missing(assignment, case),
+        },
+        RawOutcome::Missing => missing(assignment, case),
+        RawOutcome::NotRun { problem } => import_verdict(problem),
+        RawOutcome::TimedOut { limit_ms, retried } => Verdict::detail(
+            VerdictKind::Timeout,
+            format!(
+                "no answer within {limit_ms} ms{}",
+                if *retried {
+                    " (tried twice, in fresh processes)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        RawOutcome::Died { death } => Verdict::detail(
+            if death.out_of_cpu() {
+                VerdictKind::Timeout
+            } else if death.memory {
+                VerdictKind::MemoryLimit
+            } else {
+                VerdictKind::ProcessDied
+            },
+            format!("the process {}", death.describe()),
+        ),
+    }
+}
+
+fn missing(assignment: &dyn Assignment, case: &Case) -> Verdict {
+    Verdict::detail(
+        VerdictKind::MissingFunction,
+        format!(
+            "no function `{}` in `{}`",
+            case.function,
+            assignment.student_file()
+        ),
+    )
+}
+
+/// An exception the student's function raised.
+fn raised(error: &RaisedError) -> Verdict {
+    let kind = if error.kind == "MemoryError" {
+        VerdictKind::MemoryLimit
+    } else {
+        VerdictKind::Exception
+    };
+    let mut detail = if error.message.is_empty() {
+        error.kind.clone()
+    } else {
+        format!("{}: {}", error.kind, error.message)
+    };
+    if error.kind == "RecursionError" {
+        detail.push_str(" (Python allows about 1000 nested calls; large inputs need a loop)");
+    }
+    if !error.traceback.is_empty() {
+        detail.push('\n');
+        detail.push_str(&error.traceback);
+    }
+    Verdict {
+        line: error.line,
+        ..Verdict::detail(kind, detail)
+    }
+}
+
+/// The verdict for every case of a module that could not be imported.
+pub(crate) fn import_verdict(problem: &ImportProblem) -> Verdict {
+    match problem {
+        ImportProblem::Raised { error } => {
+            let mut detail = format!("{}: {}", error.kind, error.message);
+            if let Some(l) = error.line {
+                detail.push_str(&format!(" (line {l})"));
+            }
+            if let Some(src) = error.text.as_deref().filter(|t| !t.trim().is_empty()) {
+                detail.push_str(&format!("\n    {}", src.trim()));
+            }
+            Verdict {
+                line: error.line,
+                ..Verdict::detail(VerdictKind::ImportFailed, detail)
+            }
+        }
+        ImportProblem::TimedOut { limit_ms } => Verdict::detail(
+            VerdictKind::ImportFailed,
+            format!(
+                "importing the module took longer than {limit_ms} ms (code at module level runs at import)"
+            ),
+        ),
+        ImportProblem::Died { death } => Verdict::detail(
+            VerdictKind::ImportFailed,
+            format!(
+                "the process {} while importing the module",
+                death.describe()
+            ),
+        ),
+    }
+}

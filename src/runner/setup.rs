@@ -1,0 +1,114 @@
+//! Setting up a run's runner, once: the real interpreter behind `python3`,
+//! the sandbox backend, and the protections beyond it (cgroups, a uid per
+//! slot), with notes on anything missing here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+
+use super::cgroup::Cgroups;
+use super::{Limits, Python, SandboxKind, sandbox};
+
+/// Finds the real interpreter behind `python3` (or `explicit`), once.
+pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> {
+    let program = explicit
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let out = Command::new(&program)
+        .args(["-I", "-S", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])"])
+        .output()
+        .with_context(|| format!("cannot run `{}`: install Python 3 or pass `--python PATH`", program.display()))?;
+    if !out.status.success() {
+        bail!(
+            "`{}` failed to report its version: {}",
+            program.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next())
+    else {
+        bail!(
+            "`{}` did not report its executable and version",
+            program.display()
+        );
+    };
+    if !version.starts_with('3') {
+        bail!(
+            "`{}` is Python {version}; salgrade needs Python 3",
+            program.display()
+        );
+    }
+    Ok(Python {
+        executable: PathBuf::from(exe),
+        prefix: PathBuf::from(prefix),
+        version: version.to_owned(),
+    })
+}
+
+/// The backend to use: the requested one, or bubblewrap where it works and
+/// rlimit otherwise (with a note to say so once).
+pub(crate) fn choose_sandbox(
+    requested: Option<SandboxKind>,
+) -> anyhow::Result<(SandboxKind, Option<String>)> {
+    match requested {
+        Some(SandboxKind::Bwrap) if !sandbox::bwrap_works() => bail!(
+            "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox rlimit`"
+        ),
+        Some(kind) => Ok((kind, None)),
+        None if sandbox::bwrap_works() => Ok((SandboxKind::Bwrap, None)),
+        None => Ok((
+            SandboxKind::Rlimit,
+            Some("bubblewrap (`bwrap`) is not available here, so student code runs with resource limits only (`--sandbox rlimit`); see the README's security model".to_owned()),
+        )),
+    }
+}
+
+/// The protections beyond the backend itself, decided once per run.
+pub(crate) struct Isolation {
+    pub cgroups: Option<Arc<Cgroups>>,
+    pub drop_privileges: bool,
+    /// What is missing here and what that means, for the user.
+    pub notes: Vec<String>,
+}
+
+/// Sets up the per-slot cgroups and decides on the per-slot uid.
+pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> Isolation {
+    let mut notes = Vec::new();
+    if kind == SandboxKind::None {
+        return Isolation {
+            cgroups: None,
+            drop_privileges: false,
+            notes: vec!["`--sandbox none` runs student code without limits or isolation; use it for debugging only".to_owned()],
+        };
+    }
+    let root = super::unix::is_root();
+    let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
+        Ok(c) => Some(Arc::new(c)),
+        Err(why) => {
+            notes.push(if root {
+                format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")
+            } else {
+                format!("no writable cgroup ({why}): processes are capped per user by RLIMIT_NPROC only, and memory per process only")
+            });
+            None
+        }
+    };
+    super::kill_on_interrupt(cgroups.as_ref().map(Arc::downgrade));
+    let drop_privileges = sandbox::can_drop(kind, python);
+    if root && !drop_privileges {
+        notes.push(format!(
+            "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
+            if kind == SandboxKind::Bwrap { " mapped into a user namespace" } else { "" },
+            python.executable.display()
+        ));
+    }
+    Isolation {
+        cgroups,
+        drop_privileges,
+        notes,
+    }
+}
