@@ -14,6 +14,8 @@ pub mod board;
 pub mod case;
 pub mod explain;
 pub mod generate;
+/// LeetCode 909, Snakes and Ladders: answer, generator, shrinker, explanations.
+pub mod leetcode909;
 pub mod python;
 pub mod shrink;
 
