@@ -16,6 +16,8 @@ pub mod explain;
 pub mod generate;
 /// LeetCode 909, Snakes and Ladders: answer, generator, shrinker, explanations.
 pub mod leetcode909;
+/// Minimum dice throws on a 0-indexed board (seed 000): answer, generator, shrinker, explanations.
+pub mod min_throws;
 pub mod python;
 pub mod shrink;
 
