@@ -1,7 +1,8 @@
 //! `salgrade-reference`: what is true about the snakes-and-ladders assignments.
 //!
 //! One folder per assignment holds its board model, reference semantics,
-//! seeded generator, shrinker and explanations ([`a48`]); [`case`] is the
+//! seeded generator, shrinker and explanations ([`a48`], [`leetcode909`],
+//! [`min_throws`]); [`case`] is the
 //! assignment-neutral case model every assignment fills. Everything here is
 //! pure: no processes, no files, no clock, so the harness and the tests can
 //! rely on it giving the same answer for the same input on every machine.
@@ -12,5 +13,9 @@
 
 pub mod a48;
 pub mod case;
+/// LeetCode 909, Snakes and Ladders: answer, generator, shrinker, explanations.
+pub mod leetcode909;
+/// Minimum dice throws on a 0-indexed board (seed 000): answer, generator, shrinker, explanations.
+pub mod min_throws;
 
 pub use case::{Case, CaseFile, Options};

@@ -17,6 +17,9 @@ use crate::verdict::{Verdict, VerdictKind};
 /// Every assignment salgrade grades, the default first.
 pub(crate) const ALL: &[&dyn Assignment] = &[&a48::A48];
 
+/// The adapters' shared description of plain returned values.
+pub(crate) const VALUES_FILE: (&str, &str) = ("_salgrade_values.py", include_str!("values.py"));
+
 /// The assignment a command grades when none is named.
 pub(crate) const DEFAULT: &str = "a48";
 

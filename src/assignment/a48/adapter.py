@@ -7,6 +7,8 @@ value, or {"kind": "list", ...} for a returned list (its shape, its snadders
 as 0-based node pairs, links outside it, nodes shared with the input).
 """
 
+from _salgrade_values import plain
+
 FUNCTIONS = ("salb2salbLL", "willfinish", "whowins", "dualboard")
 RETURNS_A_LIST = ("salb2salbLL", "dualboard")
 
@@ -68,24 +70,6 @@ def describe(function, input, result, state):
     if function in RETURNS_A_LIST:
         return describe_list(result, input["board"]["squares"], state["input_ids"])
     return plain(result)
-
-
-def plain(value):
-    """A JSON-safe description of a returned value, keeping its Python type."""
-    kind = type(value).__name__
-    if value is None or isinstance(value, (bool, int, float, str)):
-        if isinstance(value, str):
-            value = value[:200]
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2 ** 53:
-            value = repr(value)[:200]
-        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-            value = repr(value)
-        return {"kind": "value", "type": kind, "value": value}
-    try:
-        text = repr(value)[:200]
-    except BaseException:
-        text = "<unprintable>"
-    return {"kind": "value", "type": kind, "value": None, "repr": text}
 
 
 def is_node(obj):

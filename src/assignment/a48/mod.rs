@@ -292,7 +292,11 @@ impl Assignment for A48 {
     fn harness(&self) -> Harness {
         Harness {
             student_file: self.student_file(),
-            support: vec![("salboard.py", SALBOARD_PY), ("salbnode.py", SALBNODE_PY)],
+            support: vec![
+                ("salboard.py", SALBOARD_PY),
+                ("salbnode.py", SALBNODE_PY),
+                super::VALUES_FILE,
+            ],
             adapter: ADAPTER_PY,
         }
     }

@@ -1,0 +1,443 @@
+//! The LeetCode 909 board: its validated type, its JSON form and the
+//! label ↔ cell numbering.
+//!
+//! An [`Input`] can only be built through [`Input::new`], which reports every
+//! problem it finds (up to [`MAX_PROBLEMS`]), each naming the cell as
+//! `board[row][col]` and, where the board is square, the square's label.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The smallest board side LeetCode allows.
+pub const MIN_N: usize = 2;
+/// The largest board side LeetCode allows.
+pub const MAX_N: usize = 20;
+/// Validation stops listing problems after this many (a 1,000-row board of
+/// garbage should give a readable message, not a megabyte).
+pub const MAX_PROBLEMS: usize = 20;
+
+/// A square's label, `1..=n²`.
+pub type Label = u32;
+
+/// A valid LeetCode 909 board.
+///
+/// Stored by label: `jumps[label]` is the destination of the snake or ladder
+/// on that square, or `None`. Index 0 is unused so labels index directly.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawInput", into = "RawInput")]
+pub struct Input {
+    n: usize,
+    jumps: Vec<Option<Label>>,
+}
+
+/// The JSON form before validation: `{"board": [[-1, ...], ...]}`, rows
+/// exactly as LeetCode's `board` (top row first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInput {
+    pub board: Vec<Vec<i64>>,
+}
+
+/// One reason a board is not valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The number of rows is outside `MIN_N..=MAX_N`.
+    Side { n: usize },
+    /// A row's length differs from the number of rows.
+    NotSquare { row: usize, len: usize, n: usize },
+    /// A cell holds neither -1 nor a label in `1..=max`. `label` is known
+    /// when the board is square.
+    OutOfRange {
+        row: usize,
+        col: usize,
+        label: Option<Label>,
+        value: i64,
+        max: u64,
+    },
+    /// Square 1 or square n² holds a snake or ladder.
+    JumpOnEndpoint {
+        row: usize,
+        col: usize,
+        label: Label,
+        value: i64,
+    },
+    /// A `(source, destination)` pair names a source that is not a square
+    /// (only [`Input::from_jumps`] takes pairs).
+    NoSuchSquare { source: Label, squares: Label },
+    /// More problems were found than are listed.
+    More { count: usize },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Problem::Side { n } => write!(
+                f,
+                "the board has {n} row{}, but n must be between {MIN_N} and {MAX_N}",
+                if n == 1 { "" } else { "s" }
+            ),
+            Problem::NotSquare { row, len, n } => write!(
+                f,
+                "row {row} has {len} cell{} but the board has {n} rows (it must be n x n)",
+                if len == 1 { "" } else { "s" }
+            ),
+            Problem::OutOfRange {
+                row,
+                col,
+                label,
+                value,
+                max,
+            } => {
+                write!(f, "board[{row}][{col}]")?;
+                if let Some(label) = label {
+                    write!(f, " (square {label})")?;
+                }
+                write!(
+                    f,
+                    " is {value}, but a cell holds -1 or a square in 1..={max}"
+                )
+            }
+            Problem::JumpOnEndpoint {
+                row,
+                col,
+                label,
+                value,
+            } => write!(
+                f,
+                "board[{row}][{col}] is square {label}, which may not hold a snake or ladder, but it leads to {value}"
+            ),
+            Problem::NoSuchSquare { source, squares } => write!(
+                f,
+                "a snake or ladder starts on square {source}, outside 1..={squares}"
+            ),
+            Problem::More { count } => write!(f, "and {count} more problem(s)"),
+        }
+    }
+}
+
+/// Every problem found in a board that failed validation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid board: {}", join_problems(.problems))]
+pub struct InvalidInput {
+    pub problems: Vec<Problem>,
+}
+
+fn join_problems(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why a JSON value is not a LeetCode 909 input.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// The value does not have the shape `{"board": [[integer, ...], ...]}`.
+    #[error("the input is not of the form {{\"board\": [[-1, ...], ...]}}")]
+    Shape(#[source] serde_json::Error),
+    /// The shape is right but the board breaks the rules.
+    #[error(transparent)]
+    Invalid(#[from] InvalidInput),
+}
+
+/// Collects problems, counting those past [`MAX_PROBLEMS`].
+#[derive(Default)]
+struct Problems {
+    listed: Vec<Problem>,
+    unlisted: usize,
+}
+
+impl Problems {
+    fn push(&mut self, p: Problem) {
+        if self.listed.len() < MAX_PROBLEMS {
+            self.listed.push(p);
+        } else {
+            self.unlisted += 1;
+        }
+    }
+
+    fn finish(mut self) -> Result<(), InvalidInput> {
+        if self.unlisted > 0 {
+            self.listed.push(Problem::More {
+                count: self.unlisted,
+            });
+        }
+        if self.listed.is_empty() {
+            Ok(())
+        } else {
+            Err(InvalidInput {
+                problems: self.listed,
+            })
+        }
+    }
+}
+
+/// The `(row, col)` of the square labelled `label` on an `n x n` board, row 0
+/// at the top as in LeetCode's `board`. Labels run left to right along the
+/// bottom row, right to left along the row above, and so on.
+///
+/// `label` must be in `1..=n²`.
+pub fn cell_of(n: usize, label: Label) -> (usize, usize) {
+    let i = label as usize - 1;
+    let from_bottom = i / n;
+    let along = i % n;
+    let col = if from_bottom % 2 == 0 {
+        along
+    } else {
+        n - 1 - along
+    };
+    (n - 1 - from_bottom, col)
+}
+
+/// The label of the square at `board[row][col]` (the inverse of [`cell_of`]).
+pub fn label_of(n: usize, row: usize, col: usize) -> Label {
+    let from_bottom = n - 1 - row;
+    let along = if from_bottom % 2 == 0 {
+        col
+    } else {
+        n - 1 - col
+    };
+    (from_bottom * n + along + 1) as Label
+}
+
+impl Input {
+    /// Validates LeetCode's `board` (top row first) and builds the input.
+    /// Every problem is reported, not just the first.
+    pub fn new(board: &[Vec<i64>]) -> Result<Input, InvalidInput> {
+        let mut problems = Problems::default();
+        let n = board.len();
+        if !(MIN_N..=MAX_N).contains(&n) {
+            problems.push(Problem::Side { n });
+        }
+        let mut square = true;
+        for (row, cells) in board.iter().enumerate() {
+            if cells.len() != n {
+                square = false;
+                problems.push(Problem::NotSquare {
+                    row,
+                    len: cells.len(),
+                    n,
+                });
+            }
+        }
+        let max = (n as u64) * (n as u64);
+        for (row, cells) in board.iter().enumerate() {
+            for (col, &value) in cells.iter().enumerate() {
+                let label = (square && n <= MAX_N).then(|| label_of(n, row, col));
+                if value != -1 && !(1..=max as i64).contains(&value) {
+                    problems.push(Problem::OutOfRange {
+                        row,
+                        col,
+                        label,
+                        value,
+                        max,
+                    });
+                }
+            }
+        }
+        if square && (MIN_N..=MAX_N).contains(&n) {
+            for label in [1, max as Label] {
+                let (row, col) = cell_of(n, label);
+                let value = board[row][col];
+                if value != -1 {
+                    problems.push(Problem::JumpOnEndpoint {
+                        row,
+                        col,
+                        label,
+                        value,
+                    });
+                }
+            }
+        }
+        problems.finish()?;
+        // Validation above guarantees a square board with every value -1 or
+        // a label in 1..=n² (which fits a `Label` since n <= MAX_N).
+        let mut jumps = vec![None; n * n + 1];
+        for (row, cells) in board.iter().enumerate() {
+            for (col, &value) in cells.iter().enumerate() {
+                if value != -1 {
+                    jumps[label_of(n, row, col) as usize] = Some(value as Label);
+                }
+            }
+        }
+        Ok(Input { n, jumps })
+    }
+
+    /// Builds a board from `(source, destination)` label pairs, validated
+    /// exactly as [`Input::new`] validates rows (a later pair for the same
+    /// source replaces an earlier one). The generator and the shrinker build
+    /// boards this way.
+    pub fn from_jumps(n: usize, pairs: &[(Label, Label)]) -> Result<Input, InvalidInput> {
+        if !(MIN_N..=MAX_N).contains(&n) {
+            return Err(InvalidInput {
+                problems: vec![Problem::Side { n }],
+            });
+        }
+        let squares = (n * n) as Label;
+        let mut board = vec![vec![-1i64; n]; n];
+        let mut problems = Problems::default();
+        for &(source, destination) in pairs {
+            if !(1..=squares).contains(&source) {
+                problems.push(Problem::NoSuchSquare { source, squares });
+                continue;
+            }
+            let (row, col) = cell_of(n, source);
+            board[row][col] = i64::from(destination);
+        }
+        problems.finish()?;
+        Input::new(&board)
+    }
+
+    /// The side of the board.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The last square's label, n².
+    pub fn last(&self) -> Label {
+        (self.n * self.n) as Label
+    }
+
+    /// The destination of the snake or ladder on `label`, if any.
+    pub fn jump(&self, label: Label) -> Option<Label> {
+        self.jumps.get(label as usize).copied().flatten()
+    }
+
+    /// Where landing on `label` leaves the player: the destination of its
+    /// snake or ladder, or `label` itself. One hop, never more.
+    pub fn settle(&self, label: Label) -> Label {
+        self.jump(label).unwrap_or(label)
+    }
+
+    /// Every `(source, destination)`, by source.
+    pub fn jumps(&self) -> Vec<(Label, Label)> {
+        self.jumps
+            .iter()
+            .enumerate()
+            .filter_map(|(s, d)| d.map(|d| (s as Label, d)))
+            .collect()
+    }
+
+    /// LeetCode's `board`: top row first.
+    pub fn rows(&self) -> Vec<Vec<i64>> {
+        let mut board = vec![vec![-1i64; self.n]; self.n];
+        for (source, destination) in self.jumps() {
+            let (row, col) = cell_of(self.n, source);
+            board[row][col] = i64::from(destination);
+        }
+        board
+    }
+}
+
+impl TryFrom<RawInput> for Input {
+    type Error = InvalidInput;
+
+    fn try_from(raw: RawInput) -> Result<Input, InvalidInput> {
+        Input::new(&raw.board)
+    }
+}
+
+impl From<Input> for RawInput {
+    fn from(input: Input) -> RawInput {
+        RawInput {
+            board: input.rows(),
+        }
+    }
+}
+
+/// Parses a case's `input`, naming the problem when it is not a valid board.
+pub fn parse(value: &serde_json::Value) -> Result<Input, ParseError> {
+    let raw = RawInput::deserialize(value).map_err(ParseError::Shape)?;
+    Ok(Input::new(&raw.board)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_run_boustrophedon_from_the_bottom_left() {
+        // The 6 x 6 picture from the problem statement, top row first.
+        let picture = [
+            [36, 35, 34, 33, 32, 31],
+            [25, 26, 27, 28, 29, 30],
+            [24, 23, 22, 21, 20, 19],
+            [13, 14, 15, 16, 17, 18],
+            [12, 11, 10, 9, 8, 7],
+            [1, 2, 3, 4, 5, 6],
+        ];
+        for (row, labels) in picture.iter().enumerate() {
+            for (col, &label) in labels.iter().enumerate() {
+                assert_eq!(label_of(6, row, col), label);
+                assert_eq!(cell_of(6, label), (row, col));
+            }
+        }
+        for n in MIN_N..=MAX_N {
+            for label in 1..=(n * n) as Label {
+                let (r, c) = cell_of(n, label);
+                assert_eq!(label_of(n, r, c), label, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_cell() {
+        let err = Input::new(&[vec![5, -1, 10], vec![-1, 0, -1], vec![7, -1, -1]]).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("board[0][2] (square 9) is 10"), "{text}");
+        assert!(text.contains("board[1][1] (square 5) is 0"), "{text}");
+        assert!(text.contains("board[2][0] is square 1"), "{text}");
+        assert!(text.contains("board[0][2] is square 9"), "{text}");
+        assert_eq!(err.problems.len(), 4, "{text}");
+
+        let err = Input::new(&[vec![-1, -1], vec![-1]]).unwrap_err();
+        assert_eq!(
+            err.problems,
+            vec![Problem::NotSquare {
+                row: 1,
+                len: 1,
+                n: 2
+            }]
+        );
+        let err = Input::new(&[vec![-1]]).unwrap_err();
+        assert!(err.to_string().contains("between 2 and 20"), "{err}");
+        let err = Input::new(&[]).unwrap_err();
+        assert_eq!(err.problems, vec![Problem::Side { n: 0 }]);
+    }
+
+    #[test]
+    fn problems_are_capped() {
+        let board = vec![vec![1000i64; 21]; 21];
+        let err = Input::new(&board).unwrap_err();
+        assert_eq!(err.problems.len(), MAX_PROBLEMS + 1);
+        assert!(matches!(err.problems.last(), Some(Problem::More { .. })));
+    }
+
+    #[test]
+    fn a_cell_may_point_to_itself() {
+        let input = Input::from_jumps(3, &[(4, 4)]).unwrap();
+        assert_eq!(input.settle(4), 4);
+    }
+
+    #[test]
+    fn json_round_trip_and_typed_errors() {
+        let value = serde_json::json!({"board": [[-1, -1], [-1, 3]]});
+        let input = parse(&value).unwrap();
+        assert_eq!(input.jump(2), Some(3));
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+        assert!(matches!(
+            parse(&serde_json::json!({"board": [[-1, 4], [3, -1]]})),
+            Err(ParseError::Invalid(_))
+        ));
+        assert!(matches!(
+            parse(&serde_json::json!({"grid": []})),
+            Err(ParseError::Shape(_))
+        ));
+        assert!(matches!(
+            parse(&serde_json::json!({"board": [[-1, 1.5], [-1, -1]]})),
+            Err(ParseError::Shape(_))
+        ));
+    }
+}
