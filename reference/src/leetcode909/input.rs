@@ -183,7 +183,7 @@ pub fn cell_of(n: usize, label: Label) -> (usize, usize) {
     let i = label as usize - 1;
     let from_bottom = i / n;
     let along = i % n;
-    let col = if from_bottom % 2 == 0 {
+    let col = if from_bottom.is_multiple_of(2) {
         along
     } else {
         n - 1 - along
@@ -194,7 +194,7 @@ pub fn cell_of(n: usize, label: Label) -> (usize, usize) {
 /// The label of the square at `board[row][col]` (the inverse of [`cell_of`]).
 pub fn label_of(n: usize, row: usize, col: usize) -> Label {
     let from_bottom = n - 1 - row;
-    let along = if from_bottom % 2 == 0 {
+    let along = if from_bottom.is_multiple_of(2) {
         col
     } else {
         n - 1 - col

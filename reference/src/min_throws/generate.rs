@@ -177,7 +177,7 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     }
     for i in 0..random {
         let size = SIZES[i % SIZES.len()];
-        let want_reachable = (i / SIZES.len()) % 2 == 0;
+        let want_reachable = (i / SIZES.len()).is_multiple_of(2);
         let input = steer(&mut rng, size, want_reachable);
         let kind = if super::answer(&input) >= 0 {
             Kind::RandomReachable

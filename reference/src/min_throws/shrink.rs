@@ -44,17 +44,16 @@ pub fn shrink(input: &Input) -> impl Iterator<Item = Input> + use<> {
     let n = input.len();
     let pairs = input.jumps();
     let mut edits = Vec::new();
-    let mut len = (n - 1).div_ceil(2).max(1);
-    while n > 1 {
+    // Block lengths (n-1)/2 rounded up, then halving down to 1; blocks
+    // never include cell 0.
+    let mut len = (n - 1).div_ceil(2);
+    while len >= 1 {
         let mut start = 1;
         while start + len <= n {
             edits.push(Edit::RemoveCells { start, len });
             start += len;
         }
-        if len == 1 {
-            break;
-        }
-        len /= 2;
+        len = if len == 1 { 0 } else { len / 2 };
     }
     let k = pairs.len();
     if k > 0 {

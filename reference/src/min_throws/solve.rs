@@ -180,7 +180,7 @@ pub(crate) mod tests {
         for n in 2..=7 {
             assert_eq!(answer(&Input::new(&vec![-1; n]).unwrap()), 1, "n = {n}");
         }
-        assert_eq!(answer(&Input::new(&vec![-1; 8]).unwrap()), 2);
+        assert_eq!(answer(&Input::new(&[-1; 8]).unwrap()), 2);
     }
 
     proptest! {
