@@ -8,6 +8,9 @@
 //! the reports do not change.
 
 pub(crate) mod a48;
+pub(crate) mod leetcode909;
+pub(crate) mod min_throws;
+pub(crate) mod numeric;
 
 use salgrade_reference::{Case, CaseFile, Options};
 
@@ -15,7 +18,11 @@ use crate::runner::Harness;
 use crate::verdict::{Verdict, VerdictKind};
 
 /// Every assignment salgrade grades, the default first.
-pub(crate) const ALL: &[&dyn Assignment] = &[&a48::A48];
+pub(crate) const ALL: &[&dyn Assignment] = &[
+    &a48::A48,
+    &numeric::Numeric(leetcode909::LeetCode909),
+    &numeric::Numeric(min_throws::MinThrows),
+];
 
 /// The adapters' shared description of plain returned values.
 pub(crate) const VALUES_FILE: (&str, &str) = ("_salgrade_values.py", include_str!("values.py"));

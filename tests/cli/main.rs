@@ -3,6 +3,7 @@
 // The tests start salgrade, bubblewrap and `kill` themselves.
 #![allow(clippy::disallowed_methods)]
 
+mod assignments;
 mod check;
 mod generate;
 mod grade;

@@ -1,0 +1,81 @@
+//! LeetCode 909, Snakes and Ladders (seeds 002, 003): `solution.py` with
+//! `class Solution` and `snakesAndLadders(self, board) -> int`. The rules
+//! and the reference are in `salgrade_reference::leetcode909`; this is its
+//! student side: the adapter that hands each call a fresh board and provides
+//! the names LeetCode's runtime provides without an import.
+
+use salgrade_reference::Case;
+use salgrade_reference::leetcode909::{self as reference, Input};
+
+use super::numeric::IntProblem;
+use crate::runner::Harness;
+
+pub(crate) struct LeetCode909;
+
+impl IntProblem for LeetCode909 {
+    type Input = Input;
+
+    fn id(&self) -> &'static str {
+        "leetcode909"
+    }
+
+    fn title(&self) -> &'static str {
+        "LeetCode 909, Snakes and Ladders: the least number of moves on an n x n boustrophedon board, -1 when unreachable (`solution.py`: class Solution, snakesAndLadders)"
+    }
+
+    fn student_file(&self) -> &'static str {
+        "solution.py"
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        &[reference::FUNCTION]
+    }
+
+    fn definition_markers(&self) -> Vec<String> {
+        vec![format!("def {}(", reference::FUNCTION)]
+    }
+
+    fn harness(&self) -> Harness {
+        Harness {
+            student_file: self.student_file(),
+            support: vec![super::VALUES_FILE],
+            adapter: include_str!("adapter.py"),
+        }
+    }
+
+    fn model_solution(&self) -> &'static str {
+        reference::MODEL_SOLUTION_PY
+    }
+
+    fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
+        reference::parse(input).map_err(|e| e.to_string())
+    }
+
+    fn answer(&self, input: &Input) -> i64 {
+        reference::answer(input)
+    }
+
+    fn generate(&self, seed: u64, random: usize) -> Vec<Case> {
+        reference::generate(seed, random)
+    }
+
+    fn shrink(&self, input: &Input) -> Box<dyn Iterator<Item = Input>> {
+        Box::new(reference::shrink(input))
+    }
+
+    fn size(&self, input: &Input) -> u64 {
+        reference::size(input)
+    }
+
+    fn describe(&self, input: &Input) -> String {
+        reference::describe(input)
+    }
+
+    fn explain(&self, input: &Input) -> Vec<String> {
+        reference::explain(input)
+    }
+
+    fn draw(&self, input: &Input) -> Option<String> {
+        reference::draw(input)
+    }
+}

@@ -1,0 +1,84 @@
+//! Minimum dice throws (seed 000): `min_throws.py` with
+//! `get_min_dice_throws(move, n) -> int` (or the seed's `getMinDiceThrows`). The rules
+//! and the reference are in `salgrade_reference::min_throws`; this is its
+//! student side: the adapter that hands each call a fresh list and accepts
+//! either name.
+
+use salgrade_reference::Case;
+use salgrade_reference::min_throws::{self as reference, Input};
+
+use super::numeric::IntProblem;
+use crate::runner::Harness;
+
+pub(crate) struct MinThrows;
+
+impl IntProblem for MinThrows {
+    type Input = Input;
+
+    fn id(&self) -> &'static str {
+        "min-throws"
+    }
+
+    fn title(&self) -> &'static str {
+        "Minimum dice throws (BFS): the least number of throws from cell 0 to cell n-1 of a 0-indexed board, -1 when unreachable (`min_throws.py`: get_min_dice_throws)"
+    }
+
+    fn student_file(&self) -> &'static str {
+        "min_throws.py"
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        &[reference::FUNCTION]
+    }
+
+    fn definition_markers(&self) -> Vec<String> {
+        [reference::FUNCTION, reference::SEED_FUNCTION]
+            .iter()
+            .map(|f| format!("def {f}("))
+            .collect()
+    }
+
+    fn harness(&self) -> Harness {
+        Harness {
+            student_file: self.student_file(),
+            support: vec![super::VALUES_FILE],
+            adapter: include_str!("adapter.py"),
+        }
+    }
+
+    fn model_solution(&self) -> &'static str {
+        reference::MODEL_SOLUTION_PY
+    }
+
+    fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
+        reference::parse(input).map_err(|e| e.to_string())
+    }
+
+    fn answer(&self, input: &Input) -> i64 {
+        reference::answer(input)
+    }
+
+    fn generate(&self, seed: u64, random: usize) -> Vec<Case> {
+        reference::generate(seed, random)
+    }
+
+    fn shrink(&self, input: &Input) -> Box<dyn Iterator<Item = Input>> {
+        Box::new(reference::shrink(input))
+    }
+
+    fn size(&self, input: &Input) -> u64 {
+        reference::size(input)
+    }
+
+    fn describe(&self, input: &Input) -> String {
+        reference::describe(input)
+    }
+
+    fn explain(&self, input: &Input) -> Vec<String> {
+        reference::explain(input)
+    }
+
+    fn draw(&self, input: &Input) -> Option<String> {
+        reference::draw(input)
+    }
+}

@@ -1,0 +1,301 @@
+//! The shape shared by assignments whose one graded function returns a
+//! single integer (LeetCode 909's least number of moves, the least number of
+//! dice throws): a typed input from the reference, its answer, and the
+//! words around them. Each such assignment implements [`IntProblem`] in its
+//! own folder; [`Numeric`] turns it into an [`Assignment`].
+
+use std::collections::BTreeSet;
+
+use salgrade_reference::{Case, CaseFile, Options};
+use serde::Deserialize;
+
+use super::{Assignment, Question};
+use crate::runner::Harness;
+use crate::verdict::{Verdict, VerdictKind};
+
+/// One integer-answer assignment, described by its reference functions.
+pub(crate) trait IntProblem: Sync {
+    type Input: serde::Serialize;
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn student_file(&self) -> &'static str;
+    /// The one graded function (or method).
+    fn functions(&self) -> &'static [&'static str];
+    fn definition_markers(&self) -> Vec<String>;
+    fn harness(&self) -> Harness;
+    fn model_solution(&self) -> &'static str;
+    fn parse(&self, input: &serde_json::Value) -> Result<Self::Input, String>;
+    fn answer(&self, input: &Self::Input) -> i64;
+    fn generate(&self, seed: u64, random: usize) -> Vec<Case>;
+    fn shrink(&self, input: &Self::Input) -> Box<dyn Iterator<Item = Self::Input>>;
+    fn size(&self, input: &Self::Input) -> u64;
+    fn describe(&self, input: &Self::Input) -> String;
+    fn explain(&self, input: &Self::Input) -> Vec<String>;
+    fn draw(&self, input: &Self::Input) -> Option<String>;
+}
+
+/// An [`IntProblem`] graded as an assignment.
+pub(crate) struct Numeric<P>(pub P);
+
+/// The expected answer, in the case file: `{"answer": N}`.
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    answer: i64,
+}
+
+/// The adapter's description of a returned value (`values.py`).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum Answer {
+    Value {
+        #[serde(rename = "type")]
+        ty: String,
+        value: serde_json::Value,
+        #[serde(default)]
+        repr: Option<String>,
+    },
+}
+
+fn got_words(ty: &str, value: &serde_json::Value, repr: Option<&str>) -> String {
+    let shown = match (repr, value) {
+        (Some(r), _) => r.to_owned(),
+        (None, serde_json::Value::Bool(b)) => if *b { "True" } else { "False" }.to_owned(),
+        (None, serde_json::Value::Null) => return "None".to_owned(),
+        (None, v) => v.to_string(),
+    };
+    let article = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{shown} ({article} {ty})")
+}
+
+/// Judges an integer answer: an `int` (not a `bool`) equal to `expected`.
+fn judge_int(expected: i64, answer: &Answer) -> Verdict {
+    let Answer::Value { ty, value, repr } = answer;
+    if ty != "int" {
+        return Verdict::wrong(
+            VerdictKind::WrongType,
+            format!("{expected} (an int)"),
+            got_words(ty, value, repr.as_deref()),
+        );
+    }
+    match value.as_i64() {
+        Some(v) if v == expected => Verdict::pass(),
+        _ => Verdict::wrong(
+            VerdictKind::WrongAnswer,
+            expected.to_string(),
+            repr.clone().unwrap_or_else(|| value.to_string()),
+        ),
+    }
+}
+
+impl<P: IntProblem> Numeric<P> {
+    fn input(&self, case: &Case) -> Option<P::Input> {
+        self.0.parse(&case.input).ok()
+    }
+}
+
+impl<P: IntProblem> Assignment for Numeric<P> {
+    fn id(&self) -> &'static str {
+        self.0.id()
+    }
+
+    fn title(&self) -> &'static str {
+        self.0.title()
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        self.0.functions()
+    }
+
+    fn student_file(&self) -> &'static str {
+        self.0.student_file()
+    }
+
+    fn definition_markers(&self) -> Vec<String> {
+        self.0.definition_markers()
+    }
+
+    fn harness(&self) -> Harness {
+        self.0.harness()
+    }
+
+    fn model_solution(&self) -> &'static str {
+        self.0.model_solution()
+    }
+
+    fn options(&self, given: &Options) -> Result<Options, String> {
+        match given.keys().next() {
+            Some(key) => Err(format!("`{}` takes no options, not `{key}`", self.id())),
+            None => Ok(Options::new()),
+        }
+    }
+
+    fn generate(&self, seed: u64, random_per_function: usize, _options: &Options) -> CaseFile {
+        CaseFile {
+            assignment: self.id().to_owned(),
+            seed: Some(seed),
+            options: Options::new(),
+            cases: self.0.generate(seed, random_per_function),
+        }
+    }
+
+    fn check_cases(&self, file: &CaseFile) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut ids = BTreeSet::new();
+        for case in &file.cases {
+            if !ids.insert(case.id.as_str()) {
+                problems.push(format!("case `{}`: the id is used twice", case.id));
+            }
+            if !self.functions().contains(&case.function.as_str()) {
+                problems.push(format!(
+                    "case `{}`: unknown function `{}` (expected {})",
+                    case.id,
+                    case.function,
+                    self.functions().join(", ")
+                ));
+                continue;
+            }
+            let input = match self.0.parse(&case.input) {
+                Ok(i) => i,
+                Err(e) => {
+                    problems.push(format!("case `{}`: {e}", case.id));
+                    continue;
+                }
+            };
+            let want = self.0.answer(&input);
+            match serde_json::from_value::<Expected>(case.expected.clone()) {
+                Ok(e) if e.answer == want => {}
+                Ok(e) => problems.push(format!(
+                    "case `{}`: expected {} but the reference says {want}",
+                    case.id, e.answer
+                )),
+                Err(_) => problems.push(format!(
+                    "case `{}`: `expected` is not of the form {{\"answer\": N}}",
+                    case.id
+                )),
+            }
+        }
+        problems
+    }
+
+    fn judge_answer(&self, case: &Case, answer: &serde_json::Value) -> Verdict {
+        let Ok(expected) = serde_json::from_value::<Expected>(case.expected.clone()) else {
+            return Verdict::harness("salgrade could not read this case's expected answer");
+        };
+        match serde_json::from_value::<Answer>(answer.clone()) {
+            Ok(a) => judge_int(expected.answer, &a),
+            Err(e) => Verdict::harness(format!("the adapter's answer is malformed: {e}")),
+        }
+    }
+
+    fn case_size(&self, case: &Case) -> u64 {
+        self.input(case).map_or(u64::MAX, |i| self.0.size(&i))
+    }
+
+    fn describe_input(&self, case: &Case) -> String {
+        self.input(case)
+            .map_or_else(|| "(unreadable input)".to_owned(), |i| self.0.describe(&i))
+    }
+
+    fn shrink_candidates<'a>(
+        &'a self,
+        case: &'a Case,
+        _options: &'a Options,
+    ) -> Box<dyn Iterator<Item = Case> + 'a> {
+        let Some(input) = self.input(case) else {
+            return Box::new(std::iter::empty());
+        };
+        let root = case.id.split('~').next().unwrap_or(&case.id).to_owned();
+        Box::new(self.0.shrink(&input).filter_map(move |smaller| {
+            Some(Case {
+                id: format!("{root}~shrunk"),
+                function: case.function.clone(),
+                label: format!("shrunk from {root}"),
+                expected: serde_json::json!({ "answer": self.0.answer(&smaller) }),
+                input: serde_json::to_value(&smaller).ok()?,
+            })
+        }))
+    }
+
+    fn explain(&self, case: &Case, _verdict: &Verdict) -> (Vec<String>, Option<String>) {
+        match self.input(case) {
+            Some(i) => (self.0.explain(&i), self.0.draw(&i)),
+            None => (Vec::new(), None),
+        }
+    }
+
+    fn questions(&self) -> &'static [Question] {
+        &[
+            Question {
+                name: "answer",
+                help: "the answer the student's function must return (no args)",
+            },
+            Question {
+                name: "explain",
+                help: "a shortest way to the last square in words, or why there is none (no args)",
+            },
+            Question {
+                name: "draw",
+                help: "the board drawn as students see it, when small enough (no args)",
+            },
+        ]
+    }
+
+    fn ask(
+        &self,
+        question: &str,
+        input: &serde_json::Value,
+        args: &[u64],
+        _options: &Options,
+    ) -> Result<String, String> {
+        if !args.is_empty() {
+            return Err(format!("`{question}` takes no arguments"));
+        }
+        let input = self.0.parse(input)?;
+        Ok(match question {
+            "answer" => self.0.answer(&input).to_string(),
+            "explain" => self.0.explain(&input).join("\n"),
+            "draw" => self
+                .0
+                .draw(&input)
+                .ok_or("the board is too large to draw; `explain` describes it")?,
+            other => return Err(format!("`{}` has no question `{other}`", self.id())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(ty: &str, v: serde_json::Value) -> Answer {
+        Answer::Value {
+            ty: ty.to_owned(),
+            value: v,
+            repr: None,
+        }
+    }
+
+    #[test]
+    fn an_int_answer_must_be_an_int_and_equal() {
+        assert!(judge_int(4, &value("int", 4.into())).passed());
+        let v = judge_int(-1, &value("int", 3.into()));
+        assert_eq!(
+            (v.kind, v.expected.as_deref()),
+            (VerdictKind::WrongAnswer, Some("-1"))
+        );
+        let v = judge_int(1, &value("bool", true.into()));
+        assert_eq!(v.kind, VerdictKind::WrongType);
+        assert_eq!(v.got.as_deref(), Some("True (a bool)"));
+        let v = judge_int(1, &value("NoneType", serde_json::Value::Null));
+        assert_eq!(v.got.as_deref(), Some("None"));
+        assert_eq!(
+            judge_int(1, &value("float", 1.0.into())).kind,
+            VerdictKind::WrongType
+        );
+    }
+}
