@@ -11,6 +11,7 @@ pub(crate) mod a48;
 pub(crate) mod leetcode909;
 pub(crate) mod min_throws;
 pub(crate) mod numeric;
+pub(crate) mod values;
 
 use salgrade_reference::{Case, CaseFile, Options};
 

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
 
+use super::values::{Plain, python};
 use super::{Assignment, Question};
 use crate::runner::Harness;
 use crate::verdict::{Verdict, VerdictKind};
@@ -46,48 +47,27 @@ struct Expected {
 
 /// The adapter's description of a returned value (`values.py`).
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 enum Answer {
-    Value {
-        #[serde(rename = "type")]
-        ty: String,
-        value: serde_json::Value,
-        #[serde(default)]
-        repr: Option<String>,
-    },
-}
-
-fn got_words(ty: &str, value: &serde_json::Value, repr: Option<&str>) -> String {
-    let shown = match (repr, value) {
-        (Some(r), _) => r.to_owned(),
-        (None, serde_json::Value::Bool(b)) => if *b { "True" } else { "False" }.to_owned(),
-        (None, serde_json::Value::Null) => return "None".to_owned(),
-        (None, v) => v.to_string(),
-    };
-    let article = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{shown} ({article} {ty})")
+    Value(Plain),
 }
 
 /// Judges an integer answer: an `int` (not a `bool`) equal to `expected`.
 fn judge_int(expected: i64, answer: &Answer) -> Verdict {
-    let Answer::Value { ty, value, repr } = answer;
-    if ty != "int" {
+    let Answer::Value(plain) = answer;
+    if plain.ty != "int" {
         return Verdict::wrong(
             VerdictKind::WrongType,
             format!("{expected} (an int)"),
-            got_words(ty, value, repr.as_deref()),
+            plain.words(),
         );
     }
-    match value.as_i64() {
+    match plain.value.as_i64() {
         Some(v) if v == expected => Verdict::pass(),
         _ => Verdict::wrong(
             VerdictKind::WrongAnswer,
             expected.to_string(),
-            repr.clone().unwrap_or_else(|| value.to_string()),
+            plain.repr.clone().unwrap_or_else(|| python(&plain.value)),
         ),
     }
 }
@@ -273,11 +253,11 @@ mod tests {
     use super::*;
 
     fn value(ty: &str, v: serde_json::Value) -> Answer {
-        Answer::Value {
+        Answer::Value(Plain {
             ty: ty.to_owned(),
             value: v,
             repr: None,
-        }
+        })
     }
 
     #[test]

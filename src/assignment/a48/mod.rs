@@ -20,6 +20,7 @@ use salgrade_reference::a48::{self, explain, generate, shrink};
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
 
+use super::values::{self, Plain, python};
 use super::{Assignment, ContainerRule, Question};
 use crate::runner::Harness;
 use crate::verdict::{Verdict, VerdictKind};
@@ -40,16 +41,10 @@ fn expected_of(case: &Case) -> Option<A48Expected> {
 
 /// The adapter's description of a returned value (`adapter.py`).
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 enum Answer {
-    /// A plain value, with its Python type; `repr` when it has no JSON form.
-    Value {
-        #[serde(rename = "type")]
-        ty: String,
-        value: serde_json::Value,
-        #[serde(default)]
-        repr: Option<String>,
-    },
+    /// A plain value, with its Python type.
+    Value(Plain),
     /// A returned list of nodes, walked at most one node past the board.
     List {
         length: u64,
@@ -77,41 +72,18 @@ enum ListEnd {
     },
 }
 
-fn words(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::Bool(true) => "True".to_owned(),
-        serde_json::Value::Bool(false) => "False".to_owned(),
-        serde_json::Value::Null => "None".to_owned(),
-        other => other.to_string(),
-    }
-}
-
-/// "a" or "an", as English puts it before a Python type name.
-fn article(ty: &str) -> &'static str {
-    if ty.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
 /// A returned value, in Python words.
 fn got_words(answer: &Answer) -> String {
     match answer {
-        Answer::Value {
-            ty, repr: Some(r), ..
-        } => format!("{r} ({} {ty})", article(ty)),
-        Answer::Value { ty, .. } if ty == "NoneType" => "None".to_owned(),
-        Answer::Value { ty, value, .. } if ty == "str" => format!("{value} (a str)"),
-        Answer::Value { ty, value, .. } => format!("{} ({} {ty})", words(value), article(ty)),
+        Answer::Value(plain) => plain.words(),
         Answer::List { .. } => "a linked list of SALBnodes".to_owned(),
     }
 }
 
 fn judge_value(function: A48Function, accepted: &[serde_json::Value], answer: &Answer) -> Verdict {
     let type_ok = match (function, answer) {
-        (A48Function::Willfinish, Answer::Value { ty, .. }) => ty == "bool",
-        (A48Function::Whowins, Answer::Value { ty, .. }) => ty == "int",
+        (A48Function::Willfinish, Answer::Value(v)) => v.ty == "bool",
+        (A48Function::Whowins, Answer::Value(v)) => v.ty == "int",
         _ => false,
     };
     if !type_ok {
@@ -122,14 +94,14 @@ fn judge_value(function: A48Function, accepted: &[serde_json::Value], answer: &A
         };
         return Verdict::wrong(VerdictKind::WrongType, want, got_words(answer));
     }
-    let Answer::Value { value, .. } = answer else {
+    let Answer::Value(Plain { value, .. }) = answer else {
         unreachable!("type_ok holds only for values")
     };
     if accepted.contains(value) {
         Verdict::pass()
     } else {
-        let expected = accepted.iter().map(words).collect::<Vec<_>>().join(" or ");
-        Verdict::wrong(VerdictKind::WrongAnswer, expected, words(value))
+        let expected = accepted.iter().map(python).collect::<Vec<_>>().join(" or ");
+        Verdict::wrong(VerdictKind::WrongAnswer, expected, python(value))
     }
 }
 
@@ -168,7 +140,7 @@ fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict 
         )),
         ListEnd::NotANode { ty } => Some(format!(
             "node {length}'s next is {} {ty}, not a SALBnode",
-            article(ty)
+            values::article(ty)
         )),
     };
     if let Some(reason) = structural {
