@@ -179,3 +179,37 @@ pub(crate) fn steer(
         unreachable_jumps(rng, len, density, self_jumps)
     }
 }
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and every Rust
+/// release (std's `DefaultHasher` promises neither).
+#[cfg(test)]
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// For each `(seed, random)`: the two numbers, the hash of the generated
+/// cases' JSON, and the hash of `texts` of every case in order. An
+/// assignment's tests pin these so that no refactoring changes, by a byte,
+/// what students are graded on or told.
+#[cfg(test)]
+pub(crate) fn pinned_hashes(
+    runs: &[(u64, usize)],
+    generate: fn(u64, usize) -> Vec<Case>,
+    texts: impl Fn(&Case) -> String,
+) -> Vec<(u64, usize, u64, u64)> {
+    runs.iter()
+        .map(|&(seed, random)| {
+            let cases = generate(seed, random);
+            let json = serde_json::to_string(&cases).expect("cases serialize");
+            let texts: String = cases.iter().map(&texts).collect();
+            (
+                seed,
+                random,
+                fnv1a(json.as_bytes()),
+                fnv1a(texts.as_bytes()),
+            )
+        })
+        .collect()
+}

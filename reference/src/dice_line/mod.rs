@@ -29,6 +29,8 @@ mod generate;
 mod problems;
 mod words;
 
+#[cfg(test)]
+pub(crate) use generate::pinned_hashes;
 pub(crate) use generate::{
     CaseList, SelfJumps, kind_of_id, random_jumps, steer, unreachable_jumps,
 };
