@@ -213,3 +213,36 @@ pub(crate) fn pinned_hashes(
         })
         .collect()
 }
+
+/// What every generated case list promises whatever the assignment: unique
+/// ids, the assignment's `function`, a kind among `all` in each id whose
+/// name starts the label, and every kind present. Returns each case's kind,
+/// in order, for the assignment's own checks.
+#[cfg(test)]
+pub(crate) fn kinds_of<K: Copy + PartialEq + std::fmt::Debug>(
+    cases: &[Case],
+    function: &str,
+    all: &[K],
+    name: impl Fn(K) -> &'static str,
+) -> Result<Vec<K>, String> {
+    let mut ids = std::collections::BTreeSet::new();
+    let mut kinds = Vec::new();
+    for case in cases {
+        if !ids.insert(&case.id) {
+            return Err(format!("duplicate id {}", case.id));
+        }
+        if case.function != function {
+            return Err(format!("{} calls {}", case.id, case.function));
+        }
+        let kind = kind_of_id(&case.id, all, &name)
+            .ok_or_else(|| format!("unknown kind in {}", case.id))?;
+        if !case.label.starts_with(name(kind)) {
+            return Err(format!("{} is labelled {}", case.id, case.label));
+        }
+        kinds.push(kind);
+    }
+    match all.iter().find(|k| !kinds.contains(k)) {
+        Some(missing) => Err(format!("no {missing:?} case")),
+        None => Ok(kinds),
+    }
+}

@@ -29,11 +29,11 @@ mod generate;
 mod problems;
 mod words;
 
-#[cfg(test)]
-pub(crate) use generate::pinned_hashes;
 pub(crate) use generate::{
     CaseList, SelfJumps, kind_of_id, random_jumps, steer, unreachable_jumps,
 };
+#[cfg(test)]
+pub(crate) use generate::{kinds_of, pinned_hashes};
 pub use problems::MAX_PROBLEMS;
 pub(crate) use problems::{Problems, join_problems};
 pub(crate) use words::{Terms, cell_text, describe, draw_row, explain};

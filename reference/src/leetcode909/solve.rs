@@ -94,15 +94,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_statement_examples() {
-        let ex1 = Input::new(&[
-            vec![-1, -1, -1, -1, -1, -1],
-            vec![-1, -1, -1, -1, -1, -1],
-            vec![-1, -1, -1, -1, -1, -1],
-            vec![-1, 35, -1, -1, 13, -1],
-            vec![-1, -1, -1, -1, -1, -1],
-            vec![-1, 15, -1, -1, -1, -1],
-        ])
-        .unwrap();
+        let [(_, ex1), (_, ex2)] = crate::leetcode909::seed_examples();
         assert_eq!(answer(&ex1), 4);
         let path: Vec<(u32, u32, u32)> = shortest_path(&ex1)
             .unwrap()
@@ -111,7 +103,6 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(path.len(), 4);
         assert_eq!(path[0], (1, 2, 15));
-        let ex2 = Input::new(&[vec![-1, -1], vec![-1, 3]]).unwrap();
         assert_eq!(answer(&ex2), 1);
         // The statement's note: 2 -> 3 is taken, 3 -> 4 is not followed.
         let note = Input::new(&[vec![-1, 4], vec![-1, 3]]).unwrap();
