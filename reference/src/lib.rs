@@ -13,6 +13,7 @@
 
 pub mod a48;
 pub mod case;
+pub mod dice_line;
 /// LeetCode 909, Snakes and Ladders: answer, generator, shrinker, explanations.
 pub mod leetcode909;
 /// Minimum dice throws on a 0-indexed board (seed 000): answer, generator, shrinker, explanations.

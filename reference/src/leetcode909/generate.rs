@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use super::input::{Input, Label, MAX_N, MIN_N};
 use super::{FUNCTION, expected_json};
 use crate::case::Case;
+use crate::dice_line::{self, CaseList, SelfJumps, Square};
 
 /// What a case is for. Adversarial kinds name the wrong solution they expose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -108,18 +109,12 @@ impl Kind {
 
     /// The kind of a generated case, from its id.
     pub fn of_id(id: &str) -> Option<Kind> {
-        let (prefix, number) = id.rsplit_once('-')?;
-        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        Kind::ALL.into_iter().find(|k| k.name() == prefix)
+        dice_line::kind_of_id(id, &Kind::ALL, Kind::name)
     }
 }
 
 /// Adversarial cases per adversarial kind.
 const ADVERSARIAL_EACH: usize = 2;
-/// Random draws while looking for a wanted answer before constructing one.
-const STEER_TRIES: usize = 20;
 
 /// A board the generator built; the constructions below keep the rules, so
 /// a failure here is a bug in this file, caught by the tests for every seed.
@@ -127,29 +122,18 @@ fn board(n: usize, pairs: &[(Label, Label)]) -> Input {
     Input::from_jumps(n, pairs).expect("generated boards are valid by construction")
 }
 
-struct Builder {
-    cases: Vec<Case>,
-}
+/// The cases so far, each input in LeetCode's form.
+struct Builder(CaseList);
 
 impl Builder {
     fn push(&mut self, kind: Kind, detail: String, input: &Input) {
-        let number = self
-            .cases
-            .iter()
-            .filter(|c| Kind::of_id(&c.id) == Some(kind))
-            .count()
-            + 1;
-        let label = match kind.exposes() {
-            Some(bug) => format!("{}: {detail} (exposes {bug})", kind.name()),
-            None => format!("{}: {detail}", kind.name()),
-        };
-        self.cases.push(Case {
-            id: format!("{}-{number}", kind.name()),
-            function: FUNCTION.to_owned(),
-            label,
-            input: serde_json::json!({ "board": input.rows() }),
-            expected: expected_json(input),
-        });
+        self.0.push(
+            kind.name(),
+            kind.exposes(),
+            detail,
+            serde_json::json!({ "board": input.rows() }),
+            expected_json(input),
+        );
     }
 }
 
@@ -178,7 +162,7 @@ pub fn seed_examples() -> [(String, Input); 2] {
 /// Generates the catalogue, the adversarial cases and `random` random cases.
 pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Builder { cases: Vec::new() };
+    let mut out = Builder(CaseList::new(FUNCTION));
 
     for (detail, input) in seed_examples() {
         out.push(Kind::SeedExample, detail, &input);
@@ -198,7 +182,7 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         let detail = format!("n = {}, {} jumps", input.n(), input.jumps().len());
         out.push(kind, detail, &input);
     }
-    out.cases
+    out.0.into_cases()
 }
 
 fn edge_cases(rng: &mut ChaCha8Rng, out: &mut Builder) {
@@ -370,68 +354,42 @@ fn adversarial(rng: &mut ChaCha8Rng, out: &mut Builder) {
     );
 }
 
+/// The board whose line has these jumps: the square labelled `l` is the
+/// line's square `l - 1`. Self-jumps are valid on LeetCode's board.
+fn labelled(n: usize, pairs: Vec<(Square, Square)>) -> Input {
+    let pairs: Vec<(Label, Label)> = pairs.into_iter().map(|(s, d)| (s + 1, d + 1)).collect();
+    board(n, &pairs)
+}
+
 /// A random board: each square in 2..n² holds a jump with probability
 /// `density`, to any square (so chains, self-jumps and jumps to n² occur).
 fn random_board(rng: &mut ChaCha8Rng, n: usize, density: f64) -> Input {
-    let last = (n * n) as Label;
-    let mut pairs = Vec::new();
-    for s in 2..last {
-        if rng.random_bool(density) {
-            pairs.push((s, rng.random_range(1..=last)));
-        }
-    }
-    board(n, &pairs)
+    labelled(
+        n,
+        dice_line::random_jumps(rng, n * n, density, SelfJumps::Allowed),
+    )
 }
 
-/// A random board on which n² cannot be reached: squares p..=p+5 are snakes
-/// to squares below p, and every jump from below p is redirected below p.
-/// Then every square stood on is below p, since a roll from below p lands
-/// at most on p+5. Needs n >= 3 (room for six squares between 1 and n²).
+/// A random board on which n² cannot be reached (see
+/// [`dice_line::unreachable_jumps`]). Needs n >= 3 (room for six squares
+/// between 1 and n²), so a smaller n is raised to 3.
 fn unreachable_board(rng: &mut ChaCha8Rng, n: usize, density: f64) -> Input {
     let n = n.max(3);
-    let last = (n * n) as Label;
-    let p = rng.random_range(2..=last - 6);
-    let mut pairs: Vec<(Label, Label)> = random_board(rng, n, density)
-        .jumps()
-        .into_iter()
-        .filter(|&(s, _)| s < p || s > p + 5)
-        .map(|(s, d)| {
-            if s < p && d >= p {
-                (s, rng.random_range(1..p))
-            } else {
-                (s, d)
-            }
-        })
-        .collect();
-    pairs.extend((p..=p + 5).map(|s| (s, rng.random_range(1..p))));
-    board(n, &pairs)
+    labelled(
+        n,
+        dice_line::unreachable_jumps(rng, n * n, density, SelfJumps::Allowed),
+    )
 }
 
-/// A random board with the wanted kind of answer: random draws first, then a
-/// construction that guarantees it (removing every snake leaves a board on
-/// which each move goes forward, so n² is reached).
+/// A random board with the wanted kind of answer (see
+/// [`dice_line::steer`]); only a board of n >= 3 can be unreachable.
 fn steer(rng: &mut ChaCha8Rng, want_reachable: bool) -> Input {
     let low = if want_reachable { MIN_N } else { 3 };
     let n = rng.random_range(low..=MAX_N);
-    for _ in 0..STEER_TRIES {
-        let density = rng.random_range(0.0..0.45);
-        let input = random_board(rng, n, density);
-        if (super::answer(&input) >= 0) == want_reachable {
-            return input;
-        }
-    }
-    if want_reachable {
-        let density = rng.random_range(0.0..0.3);
-        let ladders: Vec<(Label, Label)> = random_board(rng, n, density)
-            .jumps()
-            .into_iter()
-            .filter(|&(s, d)| d >= s)
-            .collect();
-        board(n, &ladders)
-    } else {
-        let density = rng.random_range(0.0..0.3);
-        unreachable_board(rng, n, density)
-    }
+    labelled(
+        n,
+        dice_line::steer(rng, n * n, want_reachable, SelfJumps::Allowed),
+    )
 }
 
 #[cfg(test)]
@@ -683,30 +641,19 @@ mod tests {
         #[test]
         fn every_case_is_valid_and_right_and_every_kind_occurs(seed in any::<u64>()) {
             let cases = generate(seed, 30);
-            let mut kinds = BTreeSet::new();
-            let mut ids = BTreeSet::new();
-            for case in &cases {
-                prop_assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
-                prop_assert_eq!(&case.function, FUNCTION);
+            let kinds = dice_line::kinds_of(&cases, FUNCTION, &Kind::ALL, Kind::name)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
+            for (case, kind) in cases.iter().zip(kinds) {
                 let input = parse(&case.input).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let expected = brute_answer(&input.rows());
                 prop_assert_eq!(&case.expected, &serde_json::json!({"answer": expected}));
-                let kind = Kind::of_id(&case.id);
-                prop_assert!(kind.is_some(), "unknown kind in {}", case.id);
-                if let Some(kind) = kind {
-                    kinds.insert(kind);
-                    prop_assert!(case.label.starts_with(kind.name()));
-                    match kind {
-                        Kind::RandomReachable => prop_assert!(expected >= 0),
-                        Kind::RandomUnreachable | Kind::Unreachable | Kind::LastDistance => {
-                            prop_assert_eq!(expected, -1)
-                        }
-                        _ => {}
+                match kind {
+                    Kind::RandomReachable => prop_assert!(expected >= 0),
+                    Kind::RandomUnreachable | Kind::Unreachable | Kind::LastDistance => {
+                        prop_assert_eq!(expected, -1)
                     }
+                    _ => {}
                 }
-            }
-            for kind in Kind::ALL {
-                prop_assert!(kinds.contains(&kind), "seed {} has no {:?} case", seed, kind);
             }
         }
 

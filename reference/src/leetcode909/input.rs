@@ -9,26 +9,36 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dice_line::{Line, Problems, Square, join_problems};
+
 /// The smallest board side LeetCode allows.
 pub const MIN_N: usize = 2;
 /// The largest board side LeetCode allows.
 pub const MAX_N: usize = 20;
-/// Validation stops listing problems after this many (a 1,000-row board of
-/// garbage should give a readable message, not a megabyte).
-pub const MAX_PROBLEMS: usize = 20;
+pub use crate::dice_line::MAX_PROBLEMS;
 
 /// A square's label, `1..=n²`.
 pub type Label = u32;
 
 /// A valid LeetCode 909 board.
 ///
-/// Stored by label: `jumps[label]` is the destination of the snake or ladder
-/// on that square, or `None`. Index 0 is unused so labels index directly.
+/// Stored as the line the player walks: the square labelled `l` is the
+/// line's square `l - 1`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "RawInput", into = "RawInput")]
 pub struct Input {
     n: usize,
-    jumps: Vec<Option<Label>>,
+    line: Line,
+}
+
+/// The line's square for `label` (labels start at 1, squares at 0).
+fn to_square(label: Label) -> Option<Square> {
+    label.checked_sub(1)
+}
+
+/// The label of the line's `square`.
+fn to_label(square: Square) -> Label {
+    square + 1
 }
 
 /// The JSON form before validation: `{"board": [[-1, ...], ...]}`, rows
@@ -123,14 +133,6 @@ pub struct InvalidInput {
     pub problems: Vec<Problem>,
 }
 
-fn join_problems(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 /// Why a JSON value is not a LeetCode 909 input.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
@@ -140,38 +142,6 @@ pub enum ParseError {
     /// The shape is right but the board breaks the rules.
     #[error(transparent)]
     Invalid(#[from] InvalidInput),
-}
-
-/// Collects problems, counting those past [`MAX_PROBLEMS`].
-#[derive(Default)]
-struct Problems {
-    listed: Vec<Problem>,
-    unlisted: usize,
-}
-
-impl Problems {
-    fn push(&mut self, p: Problem) {
-        if self.listed.len() < MAX_PROBLEMS {
-            self.listed.push(p);
-        } else {
-            self.unlisted += 1;
-        }
-    }
-
-    fn finish(mut self) -> Result<(), InvalidInput> {
-        if self.unlisted > 0 {
-            self.listed.push(Problem::More {
-                count: self.unlisted,
-            });
-        }
-        if self.listed.is_empty() {
-            Ok(())
-        } else {
-            Err(InvalidInput {
-                problems: self.listed,
-            })
-        }
-    }
 }
 
 /// The `(row, col)` of the square labelled `label` on an `n x n` board, row 0
@@ -206,7 +176,7 @@ impl Input {
     /// Validates LeetCode's `board` (top row first) and builds the input.
     /// Every problem is reported, not just the first.
     pub fn new(board: &[Vec<i64>]) -> Result<Input, InvalidInput> {
-        let mut problems = Problems::default();
+        let mut problems = Problems::new();
         let n = board.len();
         if !(MIN_N..=MAX_N).contains(&n) {
             problems.push(Problem::Side { n });
@@ -251,18 +221,23 @@ impl Input {
                 }
             }
         }
-        problems.finish()?;
+        problems
+            .finish(|count| Problem::More { count })
+            .map_err(|problems| InvalidInput { problems })?;
         // Validation above guarantees a square board with every value -1 or
         // a label in 1..=n² (which fits a `Label` since n <= MAX_N).
-        let mut jumps = vec![None; n * n + 1];
+        let mut jumps = vec![None; n * n];
         for (row, cells) in board.iter().enumerate() {
             for (col, &value) in cells.iter().enumerate() {
                 if value != -1 {
-                    jumps[label_of(n, row, col) as usize] = Some(value as Label);
+                    jumps[label_of(n, row, col) as usize - 1] = to_square(value as Label);
                 }
             }
         }
-        Ok(Input { n, jumps })
+        Ok(Input {
+            n,
+            line: Line::new(jumps),
+        })
     }
 
     /// Builds a board from `(source, destination)` label pairs, validated
@@ -277,7 +252,7 @@ impl Input {
         }
         let squares = (n * n) as Label;
         let mut board = vec![vec![-1i64; n]; n];
-        let mut problems = Problems::default();
+        let mut problems = Problems::new();
         for &(source, destination) in pairs {
             if !(1..=squares).contains(&source) {
                 problems.push(Problem::NoSuchSquare { source, squares });
@@ -286,7 +261,9 @@ impl Input {
             let (row, col) = cell_of(n, source);
             board[row][col] = i64::from(destination);
         }
-        problems.finish()?;
+        problems
+            .finish(|count| Problem::More { count })
+            .map_err(|problems| InvalidInput { problems })?;
         Input::new(&board)
     }
 
@@ -302,7 +279,9 @@ impl Input {
 
     /// The destination of the snake or ladder on `label`, if any.
     pub fn jump(&self, label: Label) -> Option<Label> {
-        self.jumps.get(label as usize).copied().flatten()
+        to_square(label)
+            .and_then(|s| self.line.jump(s))
+            .map(to_label)
     }
 
     /// Where landing on `label` leaves the player: the destination of its
@@ -313,10 +292,10 @@ impl Input {
 
     /// Every `(source, destination)`, by source.
     pub fn jumps(&self) -> Vec<(Label, Label)> {
-        self.jumps
-            .iter()
-            .enumerate()
-            .filter_map(|(s, d)| d.map(|d| (s as Label, d)))
+        self.line
+            .jumps()
+            .into_iter()
+            .map(|(s, d)| (to_label(s), to_label(d)))
             .collect()
     }
 
@@ -328,6 +307,11 @@ impl Input {
             board[row][col] = i64::from(destination);
         }
         board
+    }
+
+    /// The line the player walks: the square labelled `l` is square `l - 1`.
+    pub(crate) fn line(&self) -> &Line {
+        &self.line
     }
 }
 

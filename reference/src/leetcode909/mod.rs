@@ -81,6 +81,34 @@ mod tests {
         let _: CaseFile = serde_json::from_str(text).unwrap();
     }
 
+    /// Pins, byte for byte, the generated cases of two seeds and every text
+    /// and number the harness shows for them (answer, size, description,
+    /// explanation, drawing, the first shrink candidates). A change that
+    /// moves either hash changes what students are graded on or told; if it
+    /// is meant, print the new values and say why in the commit.
+    #[test]
+    fn generated_cases_and_their_texts_are_pinned() {
+        let got = crate::dice_line::pinned_hashes(&[(1, 30), (7, 5)], generate, |case| {
+            let input = parse(&case.input).unwrap();
+            let mut texts = format!("{} {}\n", answer(&input), size(&input));
+            texts.push_str(&describe(&input));
+            texts.push_str(&explain(&input).join("\n"));
+            texts.push_str(&draw(&input).unwrap_or_default());
+            for smaller in shrink(&input).take(3) {
+                texts.push_str(&describe(&smaller));
+            }
+            texts
+        });
+        let pinned = [
+            (1, 30, 1524948987304541687, 8742149399972299153),
+            (7, 5, 1929595741440441979, 16532012097220996678),
+        ];
+        assert_eq!(
+            got, pinned,
+            "seed, random, hash of the cases, hash of the texts"
+        );
+    }
+
     #[test]
     fn the_model_solution_is_embedded() {
         assert!(MODEL_SOLUTION_PY.contains("class Solution"));

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use super::input::{Cell, Input};
 use super::{FUNCTION, expected_json};
 use crate::case::Case;
+use crate::dice_line::{self, CaseList, SelfJumps};
 
 /// What a case is for. Adversarial kinds name the wrong solution they expose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -95,18 +96,12 @@ impl Kind {
 
     /// The kind of a generated case, from its id.
     pub fn of_id(id: &str) -> Option<Kind> {
-        let (prefix, number) = id.rsplit_once('-')?;
-        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        Kind::ALL.into_iter().find(|k| k.name() == prefix)
+        dice_line::kind_of_id(id, &Kind::ALL, Kind::name)
     }
 }
 
 /// Adversarial cases per adversarial kind.
 const ADVERSARIAL_EACH: usize = 2;
-/// Random draws while looking for a wanted answer before constructing one.
-const STEER_TRIES: usize = 20;
 /// Random board sizes: small, medium, large (the large ones make an
 /// exponential or deeply recursive search show).
 const SIZES: [(usize, usize); 3] = [(2, 30), (31, 500), (1000, 5000)];
@@ -117,29 +112,18 @@ fn board(n: usize, pairs: &[(Cell, Cell)]) -> Input {
     Input::from_jumps(n, pairs).expect("generated boards are valid by construction")
 }
 
-struct Builder {
-    cases: Vec<Case>,
-}
+/// The cases so far, each input as the `move` list.
+struct Builder(CaseList);
 
 impl Builder {
     fn push(&mut self, kind: Kind, detail: String, input: &Input) {
-        let number = self
-            .cases
-            .iter()
-            .filter(|c| Kind::of_id(&c.id) == Some(kind))
-            .count()
-            + 1;
-        let label = match kind.exposes() {
-            Some(bug) => format!("{}: {detail} (exposes {bug})", kind.name()),
-            None => format!("{}: {detail}", kind.name()),
-        };
-        self.cases.push(Case {
-            id: format!("{}-{number}", kind.name()),
-            function: FUNCTION.to_owned(),
-            label,
-            input: serde_json::json!({ "move": input.moves() }),
-            expected: expected_json(input),
-        });
+        self.0.push(
+            kind.name(),
+            kind.exposes(),
+            detail,
+            serde_json::json!({ "move": input.moves() }),
+            expected_json(input),
+        );
     }
 }
 
@@ -164,7 +148,7 @@ pub fn seed_example() -> Input {
 /// Generates the catalogue, the adversarial cases and `random` random cases.
 pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Builder { cases: Vec::new() };
+    let mut out = Builder(CaseList::new(FUNCTION));
 
     out.push(
         Kind::SeedExample,
@@ -187,7 +171,7 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         let detail = format!("{} cells, {} jumps", input.len(), input.jumps().len());
         out.push(kind, detail, &input);
     }
-    out.cases
+    out.0.into_cases()
 }
 
 fn edge_cases(rng: &mut ChaCha8Rng, out: &mut Builder) {
@@ -336,52 +320,25 @@ fn adversarial(rng: &mut ChaCha8Rng, out: &mut Builder) {
 /// A random board: each cell in 1..n-1 holds a jump with probability
 /// `density`, to any other cell (so chains and jumps to n-1 occur).
 fn random_board(rng: &mut ChaCha8Rng, n: usize, density: f64) -> Input {
-    let mut pairs = Vec::new();
-    if n >= 3 {
-        for s in 1..n as Cell - 1 {
-            if rng.random_bool(density) {
-                let mut d = rng.random_range(0..n as Cell - 1);
-                if d >= s {
-                    d += 1;
-                }
-                pairs.push((s, d));
-            }
-        }
-    }
-    board(n, &pairs)
+    board(
+        n,
+        &dice_line::random_jumps(rng, n, density, SelfJumps::Forbidden),
+    )
 }
 
-/// A random board on which n-1 cannot be reached: cells p..=p+5 are snakes
-/// to cells below p, and every jump from below p is redirected below p. Then
-/// every cell stood on is below p, since a throw from below p lands at most
-/// on p+5. Needs n >= 8.
+/// A random board on which n-1 cannot be reached (see
+/// [`dice_line::unreachable_jumps`]). Needs n >= 8, so a smaller n is
+/// raised to 8.
 fn unreachable_board(rng: &mut ChaCha8Rng, n: usize, density: f64) -> Input {
     let n = n.max(8);
-    let last = n as Cell - 1;
-    let p = rng.random_range(1..=last - 6);
-    let mut pairs: Vec<(Cell, Cell)> = Vec::new();
-    for (s, d) in random_board(rng, n, density).jumps() {
-        if (p..=p + 5).contains(&s) {
-            continue;
-        }
-        if s < p && d >= p {
-            // Any cell below p but s itself (s >= 1, so p >= 2 here).
-            let mut d = rng.random_range(0..p - 1);
-            if d >= s {
-                d += 1;
-            }
-            pairs.push((s, d));
-        } else {
-            pairs.push((s, d));
-        }
-    }
-    pairs.extend((p..=p + 5).map(|s| (s, rng.random_range(0..p))));
-    board(n, &pairs)
+    board(
+        n,
+        &dice_line::unreachable_jumps(rng, n, density, SelfJumps::Forbidden),
+    )
 }
 
-/// A random board of the given size class with the wanted kind of answer:
-/// random draws first, then a construction that guarantees it (without its
-/// snakes every throw moves forward, so n-1 is reached).
+/// A random board of the given size class with the wanted kind of answer
+/// (see [`dice_line::steer`]); only a board of n >= 8 is made unreachable.
 fn steer(rng: &mut ChaCha8Rng, size: (usize, usize), want_reachable: bool) -> Input {
     let low = if want_reachable {
         size.0
@@ -389,24 +346,10 @@ fn steer(rng: &mut ChaCha8Rng, size: (usize, usize), want_reachable: bool) -> In
         size.0.max(8)
     };
     let n = rng.random_range(low..=size.1.max(low));
-    for _ in 0..STEER_TRIES {
-        let density = rng.random_range(0.0..0.45);
-        let input = random_board(rng, n, density);
-        if (super::answer(&input) >= 0) == want_reachable {
-            return input;
-        }
-    }
-    let density = rng.random_range(0.0..0.3);
-    if want_reachable {
-        let ladders: Vec<(Cell, Cell)> = random_board(rng, n, density)
-            .jumps()
-            .into_iter()
-            .filter(|&(s, d)| d > s)
-            .collect();
-        board(n, &ladders)
-    } else {
-        unreachable_board(rng, n, density)
-    }
+    board(
+        n,
+        &dice_line::steer(rng, n, want_reachable, SelfJumps::Forbidden),
+    )
 }
 
 #[cfg(test)]
@@ -575,33 +518,22 @@ mod tests {
         #[test]
         fn every_case_is_valid_and_right_and_every_kind_occurs(seed in any::<u64>()) {
             let cases = generate(seed, 30);
-            let mut kinds = BTreeSet::new();
-            let mut ids = BTreeSet::new();
-            for case in &cases {
-                prop_assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
-                prop_assert_eq!(&case.function, FUNCTION);
+            let kinds = dice_line::kinds_of(&cases, FUNCTION, &Kind::ALL, Kind::name)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
+            for (case, kind) in cases.iter().zip(kinds) {
                 let input = parse(&case.input).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let expected = answer(&input);
                 prop_assert_eq!(&case.expected, &serde_json::json!({"answer": expected}));
                 if input.len() <= 600 {
                     prop_assert_eq!(expected, brute_answer(&input.moves()), "{}", case.id);
                 }
-                let kind = Kind::of_id(&case.id);
-                prop_assert!(kind.is_some(), "unknown kind in {}", case.id);
-                if let Some(kind) = kind {
-                    kinds.insert(kind);
-                    prop_assert!(case.label.starts_with(kind.name()));
-                    match kind {
-                        Kind::RandomReachable => prop_assert!(expected >= 0),
-                        Kind::RandomUnreachable | Kind::Unreachable | Kind::LastDequeued => {
-                            prop_assert_eq!(expected, -1)
-                        }
-                        _ => {}
+                match kind {
+                    Kind::RandomReachable => prop_assert!(expected >= 0),
+                    Kind::RandomUnreachable | Kind::Unreachable | Kind::LastDequeued => {
+                        prop_assert_eq!(expected, -1)
                     }
+                    _ => {}
                 }
-            }
-            for kind in Kind::ALL {
-                prop_assert!(kinds.contains(&kind), "seed {} has no {:?} case", seed, kind);
             }
             // Both answers in every size class.
             for (i, size) in SIZES.iter().enumerate() {

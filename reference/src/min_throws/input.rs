@@ -8,20 +8,20 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dice_line::{Line, Problems, join_problems};
+
 /// The most cells a board may have.
 pub const MAX_CELLS: usize = 100_000;
-/// Validation stops listing problems after this many.
-pub const MAX_PROBLEMS: usize = 20;
+pub use crate::dice_line::MAX_PROBLEMS;
 
 /// A cell index, `0..n`.
 pub type Cell = u32;
 
-/// A valid board: `moves[i]` is the destination of the snake or ladder on
-/// cell `i`, if any.
+/// A valid board: cell `i` is the line's square `i`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "RawInput", into = "RawInput")]
 pub struct Input {
-    moves: Vec<Option<Cell>>,
+    line: Line,
 }
 
 /// The JSON form before validation: `{"move": [-1, 21, ...]}`.
@@ -85,14 +85,6 @@ pub struct InvalidInput {
     pub problems: Vec<Problem>,
 }
 
-fn join_problems(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 /// Why a JSON value is not a minimum-throws input.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
@@ -109,46 +101,38 @@ impl Input {
     /// to [`MAX_PROBLEMS`].
     pub fn new(moves: &[i64]) -> Result<Input, InvalidInput> {
         let n = moves.len();
-        let mut problems = Vec::new();
-        let mut unlisted = 0usize;
-        let mut report = |p: Problem| {
-            if problems.len() < MAX_PROBLEMS {
-                problems.push(p);
-            } else {
-                unlisted += 1;
-            }
-        };
+        let mut problems = Problems::new();
         if n == 0 {
-            report(Problem::Empty);
+            problems.push(Problem::Empty);
         }
         if n > MAX_CELLS {
-            report(Problem::TooLong { n });
+            problems.push(Problem::TooLong { n });
         }
         for (cell, &value) in moves.iter().enumerate() {
             if value == -1 {
                 continue;
             }
             if cell == 0 || cell + 1 == n {
-                report(Problem::JumpOnEndpoint { cell, value });
+                problems.push(Problem::JumpOnEndpoint { cell, value });
             }
             if value < 0 || value >= n as i64 {
-                report(Problem::OutOfRange { cell, value, n });
+                problems.push(Problem::OutOfRange { cell, value, n });
             } else if value == cell as i64 {
-                report(Problem::SelfJump { cell });
+                problems.push(Problem::SelfJump { cell });
             }
         }
-        if unlisted > 0 {
-            problems.push(Problem::More { count: unlisted });
-        }
-        if !problems.is_empty() {
-            return Err(InvalidInput { problems });
-        }
-        // Validation above guarantees every value is -1 or below n <= MAX_CELLS.
+        problems
+            .finish(|count| Problem::More { count })
+            .map_err(|problems| InvalidInput { problems })?;
+        // Validation above guarantees at least one cell and every value -1
+        // or below n <= MAX_CELLS.
         Ok(Input {
-            moves: moves
-                .iter()
-                .map(|&v| (v != -1).then_some(v as Cell))
-                .collect(),
+            line: Line::new(
+                moves
+                    .iter()
+                    .map(|&v| (v != -1).then_some(v as Cell))
+                    .collect(),
+            ),
         })
     }
 
@@ -182,41 +166,44 @@ impl Input {
 
     /// The number of cells, `n`.
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.line.len()
     }
 
     /// Always false: a valid board has at least one cell.
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.line.len() == 0
     }
 
     /// The last cell, `n - 1`.
     pub fn last(&self) -> Cell {
-        (self.moves.len() - 1) as Cell
+        self.line.last()
     }
 
     /// The destination of the snake or ladder on `cell`, if any.
     pub fn jump(&self, cell: Cell) -> Option<Cell> {
-        self.moves.get(cell as usize).copied().flatten()
+        self.line.jump(cell)
     }
 
     /// Where landing on `cell` leaves the player. One hop, never more.
     pub fn settle(&self, cell: Cell) -> Cell {
-        self.jump(cell).unwrap_or(cell)
+        self.line.settle(cell)
     }
 
     /// Every `(source, destination)`, by source.
     pub fn jumps(&self) -> Vec<(Cell, Cell)> {
-        self.moves
-            .iter()
-            .enumerate()
-            .filter_map(|(s, d)| d.map(|d| (s as Cell, d)))
-            .collect()
+        self.line.jumps()
     }
 
     /// The `move` list: -1 or a destination per cell.
     pub fn moves(&self) -> Vec<i64> {
-        self.moves.iter().map(|d| d.map_or(-1, i64::from)).collect()
+        (0..self.len() as Cell)
+            .map(|c| self.jump(c).map_or(-1, i64::from))
+            .collect()
+    }
+
+    /// The line the player walks: cell `i` is square `i`.
+    pub(crate) fn line(&self) -> &Line {
+        &self.line
     }
 }
 

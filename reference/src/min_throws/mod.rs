@@ -75,6 +75,34 @@ mod tests {
         assert_eq!(case.expected, serde_json::json!({"answer": 3}));
     }
 
+    /// Pins, byte for byte, the generated cases of two seeds and every text
+    /// and number the harness shows for them (answer, size, description,
+    /// explanation, drawing, the first shrink candidates). A change that
+    /// moves either hash changes what students are graded on or told; if it
+    /// is meant, print the new values and say why in the commit.
+    #[test]
+    fn generated_cases_and_their_texts_are_pinned() {
+        let got = crate::dice_line::pinned_hashes(&[(1, 30), (7, 5)], generate, |case| {
+            let input = parse(&case.input).unwrap();
+            let mut texts = format!("{} {}\n", answer(&input), size(&input));
+            texts.push_str(&describe(&input));
+            texts.push_str(&explain(&input).join("\n"));
+            texts.push_str(&draw(&input).unwrap_or_default());
+            for smaller in shrink(&input).take(3) {
+                texts.push_str(&describe(&smaller));
+            }
+            texts
+        });
+        let pinned = [
+            (1, 30, 3781035543243887523, 10299817887646795988),
+            (7, 5, 7481758989627121669, 12717983137154467847),
+        ];
+        assert_eq!(
+            got, pinned,
+            "seed, random, hash of the cases, hash of the texts"
+        );
+    }
+
     #[test]
     fn the_model_solution_is_embedded() {
         assert!(MODEL_SOLUTION_PY.contains("def get_min_dice_throws(move, n)"));
