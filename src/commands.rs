@@ -2,13 +2,15 @@
 //! runs, and returns an exit code. Harness failures are `anyhow` errors
 //! (exit 2); a student's failures are results (exit 1).
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use clap::ValueEnum;
 use salgrade_reference::{Board, Reading, a48};
 
 use crate::assignment::{Assignment, GenSettings, a48::A48};
@@ -21,6 +23,8 @@ use crate::engine::{self, CaseSource, DeadlinePolicy, Engine};
 use crate::grading::lint;
 use crate::grading::rubric::{DEFAULT_RUBRIC_TOML, Rubric};
 use crate::journal::{self, Journal};
+use crate::output::{self, AtomicFile};
+use crate::report::coverage;
 use crate::report::{self, Report, StudentReport, feedback};
 use crate::runner::{Limits, RunnerConfig};
 
@@ -94,8 +98,20 @@ fn policy(args: &RunArgs) -> DeadlinePolicy {
     }
 }
 
+/// Generation is quick at the default size; a big one says why it is slow.
+fn note_long_generation(random_per_function: usize) {
+    if random_per_function > 200 {
+        eprintln!(
+            "generating {random_per_function} random cases per function (boards up to 6,000 squares); this takes a while"
+        );
+    }
+}
+
 fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
     let assignment = assignment();
+    if cases.cases_file.is_none() {
+        note_long_generation(cases.cases);
+    }
     let case_file = engine::load_cases(assignment, &case_source(cases))?;
     let mut engine = Engine {
         assignment,
@@ -127,14 +143,16 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .assignment
             .container_rule()
             .map(|r| r.summary.to_owned()),
+        warnings: Vec::new(),
         students,
     }
 }
 
-/// An output opened before any work, so a bad path fails at once.
+/// An output opened before any work, so a bad path fails at once; a file is
+/// replaced only when the run succeeds (see [`crate::output`]).
 enum Output {
     Stdout,
-    File(PathBuf, std::fs::File),
+    File(AtomicFile),
 }
 
 impl Output {
@@ -142,11 +160,7 @@ impl Output {
         match path {
             None => Ok(Output::Stdout),
             Some(p) if p.as_os_str() == "-" => Ok(Output::Stdout),
-            Some(p) => {
-                let f = std::fs::File::create(p)
-                    .with_context(|| format!("cannot write `{}`", p.display()))?;
-                Ok(Output::File(p.to_owned(), f))
-            }
+            Some(p) => Ok(Output::File(AtomicFile::create(p)?)),
         }
     }
 
@@ -157,9 +171,7 @@ impl Output {
                 out.write_all(bytes)?;
                 out.flush()?;
             }
-            Output::File(p, mut f) => f
-                .write_all(bytes)
-                .with_context(|| format!("cannot write `{}`", p.display()))?,
+            Output::File(f) => f.commit(bytes)?,
         }
         Ok(())
     }
@@ -177,13 +189,31 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         None => Rubric::default_for(assignment.functions()),
     };
     let root = args.submissions.clone();
-    let subs = discover::discover(&root, assignment.student_file(), assignment.functions())?;
+    let found = discover::discover(&root, assignment.student_file(), assignment.functions())?;
+    for w in &found.warnings {
+        eprintln!("warning: {w}");
+    }
+    let subs = found.submissions;
+    // Every output is created (as a temporary file beside its target) before
+    // any grading, so a bad path fails at once, and replaced only at the end.
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+        drop(AtomicFile::create(&dir.join("feedback.md"))?);
     }
+    std::fs::create_dir_all(&args.out_dir)
+        .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
+    let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
     let engine = prepared_engine(&args.cases, &args.run, rubric)?;
+    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
+    if !untested.is_empty() {
+        bail!(
+            "{} has no cases for {}: a grade out of the other functions only would not be comparable, so `grade` needs every function covered (`salgrade gen` writes a full case file; `salgrade check` accepts a partial one)",
+            cases_origin(&args.cases),
+            coverage::list(&untested)
+        );
+    }
     let seed = engine
         .case_file
         .seed
@@ -206,27 +236,45 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         "version": env!("CARGO_PKG_VERSION"),
     });
     let fp = journal::fingerprint(&[settings.to_string().as_bytes()]);
-    let (mut journal, mut done) = Journal::open(&args.out_dir, &fp, args.resume)?;
-    if !done.is_empty() {
+    if args.resume && !journal::path_in(&args.out_dir).exists() {
         eprintln!(
-            "resuming: {} student(s) already graded in `{}`",
-            done.len(),
+            "resume: no journal in `{}`, so grading starts fresh",
             args.out_dir.display()
         );
     }
+    let (mut journal, journalled) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    let hashes: BTreeMap<&str, String> = subs
+        .iter()
+        .map(|s| (s.student.as_str(), journal::submission_hash(s)))
+        .collect();
+    let resumed = journal::split(journalled, &hashes);
+    if !resumed.kept.is_empty() {
+        eprintln!(
+            "resuming: {} student(s) already graded in `{}`",
+            resumed.kept.len(),
+            args.out_dir.display()
+        );
+    }
+    if !resumed.changed.is_empty() {
+        eprintln!(
+            "resuming: grading {} student(s) again because their submission changed since it was journalled: {}",
+            resumed.changed.len(),
+            resumed.changed.join(", ")
+        );
+    }
+    let mut done = resumed.kept;
     let todo: Vec<&Submission> = subs
         .iter()
         .filter(|s| !done.contains_key(&s.student))
         .collect();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
-    let graded = grade_parallel(&engine, &root, &todo, jobs, |s| journal.append(s))?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let graded = grade_parallel(&engine, &root, &todo, jobs, |s| {
+        journal.append(s, &hashes[s.student.as_str()])
+    })?;
     for s in graded {
         done.insert(s.student.clone(), s);
     }
@@ -235,31 +283,26 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .filter_map(|s| done.remove(&s.student))
         .collect();
     let all_full = students.iter().all(StudentReport::full_marks);
-    let report = report_of(&engine, students);
+    let mut report = report_of(&engine, students);
+    report.warnings = found.warnings;
     if let Some(dir) = &args.feedback {
+        let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
         for s in &report.students {
-            let path = dir.join(format!("{}.md", safe_name(&s.student)));
-            std::fs::write(&path, feedback::render(&report, s))
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
+            output::write(&path, feedback::render(&report, s, seed).as_bytes())?;
         }
     }
-    let full = args.out_dir.join("report.json");
-    std::fs::write(&full, report::render(&report, report::Format::Json)?)
-        .with_context(|| format!("cannot write `{}`", full.display()))?;
+    full_report.commit(&report::render(&report, report::Format::Json)?)?;
     output.write(&report::render(&report, args.format)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }
 
-fn safe_name(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+/// Names where the cases came from, for messages.
+fn cases_origin(args: &CaseArgs) -> String {
+    match &args.cases_file {
+        Some(p) => format!("case file `{}`", p.display()),
+        None => "the generated case set".to_owned(),
+    }
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to
@@ -375,11 +418,22 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     };
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;
+    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
+    let mut report = report_of(&engine, vec![s]);
+    coverage::only_tested(&mut report, &untested);
+    let s = &report.students[0];
     let full = s.full_marks();
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
-    let report = report_of(&engine, vec![s]);
-    let mut text = feedback::render(&report, &report.students[0]);
+    let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
+    let mut text = feedback::render(&report, s, seed);
+    if !untested.is_empty() {
+        text.push_str(&format!(
+            "\nNot tested: {} ({} has no cases for them); the score counts only the functions tested.\n",
+            coverage::list(&untested),
+            cases_origin(&args.cases)
+        ));
+    }
     text.push_str(match (all_pass, clean) {
         (true, true) => "\nAll cases pass.\n",
         (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
@@ -456,6 +510,7 @@ fn lint_text(name: &str, checked: &Result<Vec<lint::Violation>, String>) -> Stri
 
 pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {
     let output = Output::open(args.output.as_deref())?;
+    note_long_generation(args.cases);
     let file = assignment().generate(GenSettings {
         seed: args.seed,
         random_per_function: args.cases,
@@ -487,11 +542,13 @@ pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
         _ => 1,
     };
     if args.steps.len() != want {
-        bail!(
-            "`{:?}` takes {want} step size(s), {} given",
-            args.question,
-            args.steps.len()
-        );
+        let name = args
+            .question
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default();
+        let sizes = if want == 1 { "step size" } else { "step sizes" };
+        bail!("`{name}` takes {want} {sizes}, {} given", args.steps.len());
     }
     if args.steps.contains(&0) {
         bail!("step sizes are positive integers");
@@ -555,8 +612,7 @@ pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
             args.rubric.display()
         );
     }
-    std::fs::write(&args.rubric, DEFAULT_RUBRIC_TOML)
-        .with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
+    output::write(&args.rubric, DEFAULT_RUBRIC_TOML.as_bytes())?;
     eprintln!("wrote the default rubric to `{}`", args.rubric.display());
     Ok(SUCCESS)
 }

@@ -12,6 +12,7 @@ mod discover;
 mod engine;
 mod grading;
 mod journal;
+mod output;
 mod report;
 mod runner;
 
