@@ -107,12 +107,35 @@ fn note_long_generation(random_per_function: usize) {
     }
 }
 
-fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
+/// Whether a case set may leave functions untested.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Coverage {
+    /// `grade`: every function must have cases.
+    Every,
+    /// `check`: the functions without cases are left out of the score.
+    Some,
+}
+
+fn prepared_engine(
+    cases: &CaseArgs,
+    run: &RunArgs,
+    rubric: Rubric,
+    coverage: Coverage,
+) -> anyhow::Result<Engine> {
     let assignment = assignment();
     if cases.cases_file.is_none() {
         note_long_generation(cases.cases);
     }
     let case_file = engine::load_cases(assignment, &case_source(cases))?;
+    crate::bounds::check(&case_file, run.memory_mb).with_context(|| cases_origin(cases))?;
+    let untested = coverage::untested(&case_file, assignment.functions());
+    if coverage == Coverage::Every && !untested.is_empty() {
+        bail!(
+            "{} has no cases for {}: a grade out of the other functions only would not be comparable, so `grade` needs every function covered (`salgrade gen` writes a full case file; `salgrade check` accepts a partial one)",
+            cases_origin(cases),
+            coverage::list(&untested)
+        );
+    }
     let mut engine = Engine {
         assignment,
         runner: runner_config(run)?,
@@ -205,15 +228,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
     let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
-    let engine = prepared_engine(&args.cases, &args.run, rubric)?;
-    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
-    if !untested.is_empty() {
-        bail!(
-            "{} has no cases for {}: a grade out of the other functions only would not be comparable, so `grade` needs every function covered (`salgrade gen` writes a full case file; `salgrade check` accepts a partial one)",
-            cases_origin(&args.cases),
-            coverage::list(&untested)
-        );
-    }
+    let engine = prepared_engine(&args.cases, &args.run, rubric, Coverage::Every)?;
     let seed = engine
         .case_file
         .seed
@@ -243,6 +258,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         );
     }
     let (mut journal, journalled) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    let _ = crate::runner::INTERRUPT_NOTE.set(format!(
+        "; finished students are in `{}` (rerun with `--resume`)",
+        journal::path_in(&args.out_dir).display()
+    ));
     let hashes: BTreeMap<&str, String> = subs
         .iter()
         .map(|s| (s.student.as_str(), journal::submission_hash(s)))
@@ -404,6 +423,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         &args.cases,
         &args.run,
         Rubric::default_for(assignment.functions()),
+        Coverage::Some,
     )?;
     let student = args
         .file

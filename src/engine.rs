@@ -179,6 +179,13 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
     }
 }
 
+fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Reads and checks a case file.
 pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow::Result<CaseFile> {
     let text = std::fs::read_to_string(path)
@@ -196,6 +203,7 @@ pub(crate) fn load_case_file(assignment: &dyn Assignment, path: &Path) -> anyhow
     if file.cases.is_empty() {
         bail!("case file `{}` has no cases", path.display());
     }
+    crate::bounds::check_size(&file).with_context(|| format!("case file `{}`", path.display()))?;
     if let Some(problem) = assignment.check_cases(&file).first() {
         bail!("case file `{}`: {problem}", path.display());
     }
@@ -232,20 +240,26 @@ impl Engine {
             .zip(&results)
             .find(|(_, r)| !r.verdict.passed())
         {
+            let stderr = run.stderr.excerpt();
+            let cause = crate::bounds::limit_to_raise(&r.verdict, &stderr, &self.runner)
+                .unwrap_or_else(|| {
+                    "either the case file is wrong or this is a salgrade bug".to_owned()
+                });
             bail!(
-                "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
+                "the model solution fails case `{}` ({}): {}{}{}. {}",
                 case.id,
                 r.verdict.kind.as_str(),
-                r.verdict.detail.clone().unwrap_or_default(),
+                crate::bounds::last_line(r.verdict.detail.as_deref().unwrap_or_default(), 200),
                 r.verdict
                     .got
                     .as_ref()
                     .map(|g| format!(", got {g}"))
                     .unwrap_or_default(),
-                Some(run.stderr.excerpt())
-                    .filter(|e| !e.trim().is_empty())
-                    .map(|e| format!("; its stderr: {}", e.trim()))
-                    .unwrap_or_default()
+                Some(crate::bounds::last_line(&stderr, 200))
+                    .filter(|e| !e.is_empty())
+                    .map(|e| format!("; its stderr ends: {e}"))
+                    .unwrap_or_default(),
+                capitalise_first(&cause)
             );
         }
         self.deadlines = run

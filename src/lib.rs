@@ -6,6 +6,7 @@
 //! exporters), `engine` and `commands` (orchestration), `cli` (clap types).
 
 mod assignment;
+mod bounds;
 mod cli;
 mod commands;
 mod discover;
@@ -15,6 +16,7 @@ mod journal;
 mod output;
 mod report;
 mod runner;
+mod words;
 
 use std::process::ExitCode;
 

@@ -47,13 +47,13 @@ fn words(value: &serde_json::Value) -> String {
 fn got_words(outcome: &serde_json::Value) -> String {
     let ty = outcome["type"].as_str().unwrap_or("?");
     if let Some(r) = outcome["repr"].as_str() {
-        return format!("{r} (a {ty})");
+        return format!("{r} ({})", crate::words::a(ty));
     }
     let v = &outcome["value"];
     match ty {
         "str" => format!("{v} (a str)"),
         "NoneType" => "None".to_owned(),
-        _ => format!("{} (a {ty})", words(v)),
+        _ => format!("{} ({})", words(v), crate::words::a(ty)),
     }
 }
 
@@ -105,7 +105,9 @@ impl A48 {
         let structural = match end["kind"].as_str() {
             Some("circular") if length == n => None,
             Some("circular") => Some(format!(
-                "the list is a circle of {length} nodes; the board has {n} squares"
+                "the list is a circle of {}; the board has {}",
+                crate::words::count(length, "node", "nodes"),
+                crate::words::count(n, "square", "squares")
             )),
             Some("open") => Some(format!(
                 "the list is not circular: node {length}'s next is None (the last square must link back to the first)"
@@ -115,11 +117,12 @@ impl A48 {
                 end["to"].as_u64().unwrap_or(0) + 1
             )),
             Some("too_long") => Some(format!(
-                "the list goes on past {n} nodes without returning to the first"
+                "the list goes on past {} without returning to the first",
+                crate::words::count(n, "node", "nodes")
             )),
             Some("not_a_node") => Some(format!(
-                "node {length}'s next is a {}, not a SALBnode",
-                end["type"].as_str().unwrap_or("value")
+                "node {length}'s next is {}, not a SALBnode",
+                crate::words::a(end["type"].as_str().unwrap_or("value"))
             )),
             _ => Some("the driver could not read the returned list".to_owned()),
         };
@@ -425,8 +428,8 @@ impl Assignment for A48 {
             }
             (A48Function::Salb2salbLL, _) => {
                 lines.push(format!(
-                    "The list must have {} nodes in a circle, node i for square i, with {}.",
-                    board.squares(),
+                    "The list must have {} in a circle, node i for square i, with {}.",
+                    crate::words::count(u64::from(board.squares()), "node", "nodes"),
                     snadder_words(&pairs(board))
                 ));
             }

@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
 use crate::grading::verdict::VerdictKind;
+use crate::words::count;
 
 /// Characters of an input shown before it is cut.
 const MAX_INPUT_CHARS: usize = 300;
@@ -146,10 +147,14 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
                         format!("{origin}; nothing smaller was found in the time allowed")
                     }
                     (k, true) => {
-                        format!("shrunk from {origin} in {k} step(s); no smaller input fails")
+                        format!(
+                            "shrunk from {origin} in {}; no smaller input fails",
+                            count(u64::from(k), "step", "steps")
+                        )
                     }
                     (k, false) => format!(
-                        "shrunk from {origin} in {k} step(s); shrinking stopped at its time limit"
+                        "shrunk from {origin} in {}; shrinking stopped at its time limit",
+                        count(u64::from(k), "step", "steps")
                     ),
                 };
                 let _ = writeln!(out, "Smallest failing input, {how}:\n");
@@ -212,8 +217,10 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         if failing > 1 {
             let _ = writeln!(
                 out,
-                "\n({} more failing case(s) of `{f}` are in the full report.)",
-                failing - 1
+                "\n({} more failing {} of `{f}` {} in the full report.)",
+                failing - 1,
+                if failing == 2 { "case" } else { "cases" },
+                if failing == 2 { "is" } else { "are" }
             );
         }
     }

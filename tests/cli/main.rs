@@ -6,6 +6,7 @@ mod grade;
 mod isolation;
 mod lint;
 mod reference;
+mod safety;
 mod shrink;
 
 use std::path::{Path, PathBuf};
