@@ -361,7 +361,7 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, functions: &[&str]) -> Sub
         }
         [] if regular.is_empty() => {
             sub.problem = Some(format!(
-                "no `{wanted}` and no other Python file within {MAX_FOLDERS_DOWN} folders of the student's folder{why_not}"
+                "no `{wanted}` and no Python file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}"
             ))
         }
         [] => {
