@@ -220,12 +220,14 @@ fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
     }
     // A suffixed name can, in a pathological folder, equal another entry's
     // own name; the full hash then separates them.
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for i in 0..entries.len() {
-        let key = identity_key(&entries[i].sub.student);
-        if seen.insert(key, i).is_some() {
-            let e = &mut entries[i];
+    // Entries are taken in name order, so which one is renamed does not
+    // depend on the order the filesystem lists them in.
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut seen = std::collections::BTreeSet::new();
+    for e in entries.iter_mut() {
+        if !seen.insert(identity_key(&e.sub.student)) {
             e.sub.student = format!("{}-{:016x}", e.stem, name_hash(&e.name));
+            seen.insert(identity_key(&e.sub.student));
         }
     }
     warnings

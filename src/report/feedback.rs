@@ -188,7 +188,13 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
                 ends(d.trim_end(), MAX_DETAIL_LINES)
             );
         }
-        if let Some(c) = shown.filter(|c| !c.explanation.is_empty()) {
+        // A RecursionError comes from the board's size, not from the path
+        // the player takes, so the walk would not explain it.
+        let recursion = v
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("RecursionError"));
+        if let Some(c) = shown.filter(|c| !c.explanation.is_empty() && !recursion) {
             let _ = writeln!(out, "\nWhat the reference does on this input:\n");
             for line in c.explanation.iter().take(MAX_EXPLANATION_LINES) {
                 let _ = writeln!(out, "    {}", clip(line, MAX_INPUT_CHARS));
