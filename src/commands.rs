@@ -107,35 +107,13 @@ fn note_long_generation(random_per_function: usize) {
     }
 }
 
-/// Whether a case set may leave functions untested.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Coverage {
-    /// `grade`: every function must have cases.
-    Every,
-    /// `check`: the functions without cases are left out of the score.
-    Some,
-}
-
-fn prepared_engine(
-    cases: &CaseArgs,
-    run: &RunArgs,
-    rubric: Rubric,
-    coverage: Coverage,
-) -> anyhow::Result<Engine> {
+fn prepared_engine(cases: &CaseArgs, run: &RunArgs, rubric: Rubric) -> anyhow::Result<Engine> {
     let assignment = assignment();
     if cases.cases_file.is_none() {
         note_long_generation(cases.cases);
     }
     let case_file = engine::load_cases(assignment, &case_source(cases))?;
     crate::bounds::check(&case_file, run.memory_mb).with_context(|| cases_origin(cases))?;
-    let untested = coverage::untested(&case_file, assignment.functions());
-    if coverage == Coverage::Every && !untested.is_empty() {
-        bail!(
-            "{} has no cases for {}: a grade out of the other functions only would not be comparable, so `grade` needs every function covered (`salgrade gen` writes a full case file; `salgrade check` accepts a partial one)",
-            cases_origin(cases),
-            coverage::list(&untested)
-        );
-    }
     let mut engine = Engine {
         assignment,
         runner: runner_config(run)?,
@@ -228,7 +206,14 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
     let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
-    let engine = prepared_engine(&args.cases, &args.run, rubric, Coverage::Every)?;
+    let engine = prepared_engine(&args.cases, &args.run, rubric)?;
+    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
+    let mut run_warnings = found.warnings;
+    if !untested.is_empty() {
+        let w = coverage::warning(&untested, &cases_origin(&args.cases));
+        eprintln!("warning: {w}");
+        run_warnings.push(w);
+    }
     let seed = engine
         .case_file
         .seed
@@ -301,9 +286,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .filter_map(|s| done.remove(&s.student))
         .collect();
-    let all_full = students.iter().all(StudentReport::full_marks);
     let mut report = report_of(&engine, students);
-    report.warnings = found.warnings;
+    coverage::only_tested(&mut report, &untested);
+    let all_full = report.students.iter().all(StudentReport::full_marks);
+    report.warnings = run_warnings;
     if let Some(dir) = &args.feedback {
         let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
         for s in &report.students {
@@ -423,7 +409,6 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         &args.cases,
         &args.run,
         Rubric::default_for(assignment.functions()),
-        Coverage::Some,
     )?;
     let student = args
         .file
@@ -449,9 +434,8 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let mut text = feedback::render(&report, s, seed);
     if !untested.is_empty() {
         text.push_str(&format!(
-            "\nNot tested: {} ({} has no cases for them); the score counts only the functions tested.\n",
-            coverage::list(&untested),
-            cases_origin(&args.cases)
+            "\n{}\n",
+            coverage::warning(&untested, &cases_origin(&args.cases))
         ));
     }
     text.push_str(match (all_pass, clean) {

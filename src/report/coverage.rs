@@ -1,7 +1,8 @@
 //! Which functions a case set covers. A hand-written case file may hold
-//! cases for some functions only: `check` then scores just those (and says
-//! which were not tested), and `grade` refuses it, because a total out of
-//! fewer functions would not be comparable across a cohort.
+//! cases for some functions only (a reproduction of one failure, say):
+//! `check` and `grade` then score just those, out of their points only, and
+//! say which functions were not tested, so neither "0/0 cases" nor a failing
+//! exit code comes from a function nobody asked about.
 
 use salgrade_reference::CaseFile;
 
@@ -24,6 +25,14 @@ pub(crate) fn list(functions: &[&str]) -> String {
         .map(|f| format!("`{f}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The sentence naming the functions left out.
+pub(crate) fn warning(untested: &[&str], origin: &str) -> String {
+    format!(
+        "not tested: {} ({origin} has no cases for them); scores and the exit code count only the functions tested",
+        list(untested)
+    )
 }
 
 /// Drops `untested` functions from the report: they leave the function list,

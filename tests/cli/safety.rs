@@ -385,7 +385,7 @@ fn a_partial_case_file_counts_only_what_it_asks() {
     assert_eq!(ok.status.code(), Some(0), "{text}");
     assert!(text.contains("All cases pass."), "{text}");
     assert!(
-        text.contains("Not tested: `salb2salbLL`, `whowins`, `dualboard`"),
+        text.contains("not tested: `salb2salbLL`, `whowins`, `dualboard`"),
         "{text}"
     );
     assert!(!text.contains("0/0"), "{text}");
@@ -398,21 +398,45 @@ fn a_partial_case_file_counts_only_what_it_asks() {
 
     let subs = t.path().join("subs");
     put(&subs.join("ann.py"), &model());
+    put(&subs.join("bob.py"), &sample("wrong_type"));
+    let out = t.path().join("out");
     let grade = salgrade()
-        .args(["grade", "--cases-file"])
+        .args(["grade", "--shrink-ms", "0", "--cases-file"])
         .arg(&cases)
         .arg("--out-dir")
-        .arg(t.path().join("out"))
+        .arg(&out)
         .arg(&subs)
         .output()
         .unwrap();
-    assert_eq!(grade.status.code(), Some(2));
-    let err = stderr_of(&grade);
+    assert_eq!(grade.status.code(), Some(1), "bob fails willfinish");
+    let table = stdout_of(&grade);
     assert!(
-        err.contains("has no cases for `salb2salbLL`, `whowins`, `dualboard`"),
-        "{err}"
+        table.contains("not tested: `salb2salbLL`, `whowins`, `dualboard`"),
+        "{table}"
     );
-    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(
+        !table.contains("dualboard  "),
+        "no column for an untested function: {table}"
+    );
+    let report = report_in(&out);
+    let ann = students(&report)
+        .into_iter()
+        .find(|s| s["student"] == "ann")
+        .unwrap();
+    assert_eq!(ann["max_score"], 25.0, "{ann:#}");
+    assert_eq!(ann["score"], 25.0, "{ann:#}");
+    assert_eq!(report["functions"], serde_json::json!(["willfinish"]));
+    // Everyone passing what was asked exits 0.
+    std::fs::remove_file(subs.join("bob.py")).unwrap();
+    let grade = salgrade()
+        .args(["grade", "--shrink-ms", "0", "--cases-file"])
+        .arg(&cases)
+        .arg("--out-dir")
+        .arg(&out)
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(grade.status.code(), Some(0), "{}", stderr_of(&grade));
 }
 
 #[test]
