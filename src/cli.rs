@@ -3,10 +3,16 @@
 
 use std::path::PathBuf;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::Format;
 use crate::runner::SandboxKind;
+
+/// The most random cases per function `--cases` takes: beyond it a run
+/// takes many minutes (each function gets this many, boards up to 6,000
+/// squares), which is a typo more often than a plan.
+pub(crate) const MAX_RANDOM_CASES: u64 = 2000;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -72,8 +78,12 @@ pub(crate) struct CaseArgs {
     /// The seed of the generated cases; instructors grade with a secret one.
     #[arg(long, default_value_t = salgrade_reference::case::PUBLIC_SEED)]
     pub seed: u64,
-    /// Random cases per function, on top of the fixed edge cases.
-    #[arg(long, default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES)]
+    /// Random cases per function, on top of the fixed edge cases (default 30, at most 2000).
+    #[arg(
+        long,
+        default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES,
+        value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_RANDOM_CASES)
+    )]
     pub cases: usize,
     /// Grade with this case file (from `salgrade gen` or hand-written) instead of a seed.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases"])]
@@ -104,23 +114,28 @@ pub(crate) struct SandboxArgs {
 pub(crate) struct RunArgs {
     #[command(flatten)]
     pub sandbox: SandboxArgs,
-    /// The shortest deadline a case gets, in milliseconds (default 300).
-    #[arg(long, value_name = "MS", default_value_t = 300)]
+    /// The shortest deadline a case gets, in milliseconds, 50 or more (default 300).
+    #[arg(long, value_name = "MS", default_value_t = 300,
+        value_parser = clap::value_parser!(u64).range(50..=600_000))]
     pub timeout_floor_ms: u64,
     /// A case's deadline is this many times the model solution's time on it, if above the floor (default 25).
     #[arg(long, value_name = "X", default_value_t = 25.0)]
     pub timeout_multiplier: f64,
     /// The deadline for importing a module, in milliseconds (default 5000).
-    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    #[arg(long, value_name = "MS", default_value_t = 5000,
+        value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub import_timeout_ms: u64,
     /// Address space limit per student process, in MiB (default 1024).
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    #[arg(long, value_name = "MIB", default_value_t = 1024,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub memory_mb: u64,
     /// CPU time limit per student process, in seconds (default 60).
-    #[arg(long, value_name = "S", default_value_t = 60)]
+    #[arg(long, value_name = "S", default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub cpu_seconds: u64,
     /// Largest file a student process may write, in MiB (default 16).
-    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    #[arg(long, value_name = "MIB", default_value_t = 16,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub file_size_mb: u64,
     /// Time per student for shrinking each failing function's smallest case to a minimal counterexample, in milliseconds; 0 turns it off (default 3000). Never changes a score.
     #[arg(long, value_name = "MS", default_value_t = 3000)]
@@ -141,8 +156,8 @@ pub(crate) struct GradeArgs {
     /// The rubric (TOML); default: 25 points per function, proportional credit.
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// Students graded at once (default: the number of cores).
-    #[arg(long, short = 'j')]
+    /// Students graded at once, 1 to 256 (default: the number of cores).
+    #[arg(long, short = 'j', value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
     /// The report format (default `table`).
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -156,9 +171,12 @@ pub(crate) struct GradeArgs {
     /// The folder for the journal of finished students (default `salgrade-out`).
     #[arg(long, value_name = "DIR", default_value = "salgrade-out")]
     pub out_dir: PathBuf,
-    /// Keep the students already in the journal and grade only the rest.
+    /// Keep the students already in the journal and grade only the rest (and those whose file changed since).
     #[arg(long)]
     pub resume: bool,
+    /// Print the seed in the feedback files; by default only the public seed (1) is, so a secret grading seed does not reach students.
+    #[arg(long)]
+    pub public_seed: bool,
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +187,9 @@ pub(crate) struct CheckArgs {
     pub cases: CaseArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Print the seed even when it is not the public one (default: only the public seed 1 is printed).
+    #[arg(long)]
+    pub public_seed: bool,
 }
 
 #[derive(Debug, Args)]
@@ -199,8 +220,12 @@ pub(crate) struct GenArgs {
     /// The seed; the same seed gives the same bytes on every machine.
     #[arg(long, default_value_t = salgrade_reference::case::PUBLIC_SEED)]
     pub seed: u64,
-    /// Random cases per function, on top of the fixed edge cases.
-    #[arg(long, default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES)]
+    /// Random cases per function, on top of the fixed edge cases (default 30, at most 2000).
+    #[arg(
+        long,
+        default_value_t = salgrade_reference::case::DEFAULT_RANDOM_CASES,
+        value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_RANDOM_CASES)
+    )]
     pub cases: usize,
     /// An assignment option, `KEY=VALUE`, repeatable (a48: `reading=counts|separate|either`).
     #[arg(long = "option", short = 'O', value_name = "KEY=VALUE")]

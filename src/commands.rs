@@ -2,8 +2,9 @@
 //! runs, and returns an exit code. Harness failures are `anyhow` errors
 //! (exit 2); a student's failures are results (exit 1).
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -21,6 +22,8 @@ use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::lint;
 use crate::grading::rubric::{self, Rubric};
 use crate::journal::{self, Journal};
+use crate::output::{self, AtomicFile};
+use crate::report::coverage;
 use crate::report::{self, Report, StudentReport, feedback};
 use crate::runner::{Limits, RunnerConfig, setup};
 
@@ -54,6 +57,7 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
     let Some(path) = &args.cases_file else {
         let assignment = named(&args.assignment)?;
         let options = options(assignment, &args.options)?;
+        note_long_generation(args.cases);
         return Ok((
             assignment,
             assignment.generate(args.seed, args.cases, &options),
@@ -129,6 +133,21 @@ fn policy(args: &RunArgs) -> DeadlinePolicy {
     }
 }
 
+/// Generation is quick at the default size; a big one says why it is slow.
+fn note_long_generation(random_per_function: usize) {
+    if random_per_function > 200 {
+        eprintln!("generating {random_per_function} random cases per function; this takes a while");
+    }
+}
+
+/// Names where the cases came from, for messages.
+fn cases_origin(args: &CaseArgs) -> String {
+    match &args.cases_file {
+        Some(p) => format!("case file `{}`", p.display()),
+        None => "the generated case set".to_owned(),
+    }
+}
+
 fn prepared_engine(
     assignment: &'static dyn Assignment,
     case_file: CaseFile,
@@ -163,14 +182,16 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .assignment
             .container_rule()
             .map(|r| r.summary.to_owned()),
+        warnings: Vec::new(),
         students,
     }
 }
 
-/// An output opened before any work, so a bad path fails at once.
+/// An output opened before any work, so a bad path fails at once; a file is
+/// replaced only when the run succeeds (see [`crate::output`]).
 enum Output {
     Stdout,
-    File(PathBuf, std::fs::File),
+    File(AtomicFile),
 }
 
 impl Output {
@@ -178,11 +199,7 @@ impl Output {
         match path {
             None => Ok(Output::Stdout),
             Some(p) if p.as_os_str() == "-" => Ok(Output::Stdout),
-            Some(p) => {
-                let f = std::fs::File::create(p)
-                    .with_context(|| format!("cannot write `{}`", p.display()))?;
-                Ok(Output::File(p.to_owned(), f))
-            }
+            Some(p) => Ok(Output::File(AtomicFile::create(p)?)),
         }
     }
 
@@ -193,9 +210,7 @@ impl Output {
                 out.write_all(bytes)?;
                 out.flush()?;
             }
-            Output::File(p, mut f) => f
-                .write_all(bytes)
-                .with_context(|| format!("cannot write `{}`", p.display()))?,
+            Output::File(f) => f.commit(bytes)?,
         }
         Ok(())
     }
@@ -213,17 +228,36 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         None => Rubric::default_for(assignment.functions()),
     };
     let root = args.submissions.clone();
-    let subs = discover::discover(
+    let found = discover::discover(
         &root,
         assignment.student_file(),
         &assignment.definition_markers(),
     )?;
+    for w in &found.warnings {
+        eprintln!("warning: {w}");
+    }
+    let subs = found.submissions;
+    // Every output is created (as a temporary file beside its target) before
+    // any grading, so a bad path fails at once, and replaced only at the end.
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+        drop(AtomicFile::create(&dir.join("feedback.md"))?);
     }
+    std::fs::create_dir_all(&args.out_dir)
+        .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
+    let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
+    crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
+        .with_context(|| cases_origin(&args.cases))?;
     let engine = prepared_engine(assignment, case_file, &args.run, rubric)?;
+    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
+    let mut run_warnings = found.warnings;
+    if !untested.is_empty() {
+        let w = coverage::warning(&untested, &cases_origin(&args.cases));
+        eprintln!("warning: {w}");
+        run_warnings.push(w);
+    }
     let seed = engine
         .case_file
         .seed
@@ -247,27 +281,49 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         "version": env!("CARGO_PKG_VERSION"),
     });
     let fp = journal::fingerprint(&[settings.to_string().as_bytes()]);
-    let (mut journal, mut done) = Journal::open(&args.out_dir, &fp, args.resume)?;
-    if !done.is_empty() {
+    if args.resume && !journal::path_in(&args.out_dir).exists() {
         eprintln!(
-            "resuming: {} student(s) already graded in `{}`",
-            done.len(),
+            "resume: no journal in `{}`, so grading starts fresh",
             args.out_dir.display()
         );
     }
+    let (mut journal, journalled) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    let _ = crate::runner::INTERRUPT_NOTE.set(format!(
+        "; finished students are in `{}` (rerun with `--resume`)",
+        journal::path_in(&args.out_dir).display()
+    ));
+    let hashes: BTreeMap<&str, String> = subs
+        .iter()
+        .map(|s| (s.student.as_str(), journal::submission_hash(s)))
+        .collect();
+    let resumed = journal::split(journalled, &hashes);
+    if !resumed.kept.is_empty() {
+        eprintln!(
+            "resuming: {} student(s) already graded in `{}`",
+            resumed.kept.len(),
+            args.out_dir.display()
+        );
+    }
+    if !resumed.changed.is_empty() {
+        eprintln!(
+            "resuming: grading {} student(s) again because their submission changed since it was journalled: {}",
+            resumed.changed.len(),
+            resumed.changed.join(", ")
+        );
+    }
+    let mut done = resumed.kept;
     let todo: Vec<&Submission> = subs
         .iter()
         .filter(|s| !done.contains_key(&s.student))
         .collect();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
-    let graded = grade_parallel(&engine, &root, &todo, jobs, |s| journal.append(s))?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let graded = grade_parallel(&engine, &root, &todo, jobs, |s| {
+        journal.append(s, &hashes[s.student.as_str()])
+    })?;
     for s in graded {
         done.insert(s.student.clone(), s);
     }
@@ -275,32 +331,20 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .filter_map(|s| done.remove(&s.student))
         .collect();
-    let all_full = students.iter().all(StudentReport::full_marks);
-    let report = report_of(&engine, students);
+    let mut report = report_of(&engine, students);
+    coverage::only_tested(&mut report, &untested);
+    let all_full = report.students.iter().all(StudentReport::full_marks);
+    report.warnings = run_warnings;
     if let Some(dir) = &args.feedback {
+        let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
         for s in &report.students {
-            let path = dir.join(format!("{}.md", safe_name(&s.student)));
-            std::fs::write(&path, feedback::render(&report, s))
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
+            output::write(&path, feedback::render(&report, s, seed).as_bytes())?;
         }
     }
-    let full = args.out_dir.join("report.json");
-    std::fs::write(&full, report::render(&report, report::Format::Json)?)
-        .with_context(|| format!("cannot write `{}`", full.display()))?;
+    full_report.commit(&report::render(&report, report::Format::Json)?)?;
     output.write(&report::render(&report, args.format)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
-}
-
-fn safe_name(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to
@@ -398,6 +442,8 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         bail!("`{}` is not a file", args.file.display());
     }
     let (assignment, case_file) = cases(&args.cases)?;
+    crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
+        .with_context(|| cases_origin(&args.cases))?;
     let engine = prepared_engine(
         assignment,
         case_file,
@@ -417,11 +463,21 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     };
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;
+    let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
+    let mut report = report_of(&engine, vec![s]);
+    coverage::only_tested(&mut report, &untested);
+    let s = &report.students[0];
     let full = s.full_marks();
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
-    let report = report_of(&engine, vec![s]);
-    let mut text = feedback::render(&report, &report.students[0]);
+    let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
+    let mut text = feedback::render(&report, s, seed);
+    if !untested.is_empty() {
+        text.push_str(&format!(
+            "\n{}\n",
+            coverage::warning(&untested, &cases_origin(&args.cases))
+        ));
+    }
     text.push_str(match (all_pass, clean) {
         (true, true) => "\nAll cases pass.\n",
         (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
@@ -506,6 +562,7 @@ pub(crate) fn generate(args: GenArgs) -> anyhow::Result<u8> {
     let assignment = named(&args.assignment)?;
     let options = options(assignment, &args.options)?;
     let output = Output::open(args.output.as_deref())?;
+    note_long_generation(args.cases);
     let file = assignment.generate(args.seed, args.cases, &options);
     let mut bytes = serde_json::to_vec_pretty(&file)?;
     bytes.push(b'\n');
@@ -571,8 +628,7 @@ pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
             args.rubric.display()
         );
     }
-    std::fs::write(&args.rubric, text)
-        .with_context(|| format!("cannot write `{}`", args.rubric.display()))?;
+    output::write(&args.rubric, text.as_bytes())?;
     eprintln!(
         "wrote the default rubric for `{}` to `{}`",
         assignment.id(),

@@ -1,8 +1,22 @@
 //! Finding one submission per student in a folder, in the layouts course
 //! tools export: MarkUs (a folder per student or group, the file possibly
-//! one level down), GitHub Classroom (a cloned repository per student) and
-//! flat (`alice.py`, `bob.py`).
+//! nested), GitHub Classroom (a cloned repository per student) and flat
+//! (`alice.py`, `bob.py`).
+//!
+//! Symbolic links, in every layout: a submission is a regular file inside
+//! the submissions folder. A symlinked `NAME.py`, a symlinked student folder,
+//! or a symlink where the file to grade would be, is listed with score 0 and
+//! the reason; it is never followed, so a link to `/etc/passwd` is never read.
+//!
+//! Identities: each entry of the submissions folder is one row. Entries
+//! whose names map to the same student (`alice/` and `alice.py`, `Alice` and
+//! `alice`, `a b` and `a_b`, equal once made safe for a file name on a
+//! case-insensitive filesystem) all keep their rows, under identifiers with
+//! a suffix derived from the entry's own name, so the same folder gives the
+//! same identifiers whatever order the filesystem lists it in. Every such
+//! collision is named in a warning.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -10,6 +24,7 @@ use walkdir::WalkDir;
 /// One student's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Submission {
+    /// Unique within the run, and unique as a file name (see [`file_stem`]).
     pub student: String,
     /// The file to grade, if one was found.
     pub file: Option<PathBuf>,
@@ -17,6 +32,13 @@ pub(crate) struct Submission {
     pub warnings: Vec<String>,
     /// Why nothing could be graded (score 0).
     pub problem: Option<String>,
+}
+
+/// The submissions found and the warnings about the folder as a whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Discovered {
+    pub submissions: Vec<Submission>,
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -33,66 +55,214 @@ pub(crate) enum DiscoverError {
     },
 }
 
-/// How deep below a student's folder the file may sit (MarkUs nests one
-/// level; repositories sometimes keep it in `src/`).
-const MAX_DEPTH: usize = 3;
+/// How many folders below a student's folder the file may sit (MarkUs nests
+/// one level; repositories sometimes keep it in `src/`): `alice/a1/src/x.py`
+/// is two folders down.
+pub(crate) const MAX_FOLDERS_DOWN: usize = 2;
+
+/// How far below the limit a misplaced file is still looked for, to name it.
+const LOOK_FURTHER: usize = 6;
 
 fn hidden(name: &str) -> bool {
     name.starts_with('.') || name == "__pycache__" || name == "__MACOSX"
+}
+
+/// `NAME.py`, with any case of the extension.
+fn python_stem(name: &str) -> Option<&str> {
+    let cut = name.len().checked_sub(3)?;
+    let (stem, ext) = (name.get(..cut)?, name.get(cut..)?);
+    (ext.eq_ignore_ascii_case(".py") && !stem.is_empty()).then_some(stem)
+}
+
+/// The name a student's files (feedback) are written under: safe on any
+/// filesystem. Identifiers are unique under this mapping, lower-cased.
+pub(crate) fn file_stem(student: &str) -> String {
+    student
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// What two names must differ in to be told apart by every consumer: the
+/// table, and a case-insensitive filesystem holding feedback files.
+fn identity_key(name: &str) -> String {
+    file_stem(name).to_lowercase()
+}
+
+/// FNV-1a of an entry name: a short, stable, order-independent suffix.
+fn name_hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// One entry of the submissions folder before identifiers are assigned.
+struct Entry {
+    /// The entry's name as found (`alice.py`, `alice`).
+    name: String,
+    /// The student name it maps to (`alice`).
+    stem: String,
+    sub: Submission,
 }
 
 pub(crate) fn discover(
     root: &Path,
     wanted: &str,
     markers: &[String],
-) -> Result<Vec<Submission>, DiscoverError> {
+) -> Result<Discovered, DiscoverError> {
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
     }
-    let entries = std::fs::read_dir(root).map_err(|source| DiscoverError::Read {
+    let read_err = |source| DiscoverError::Read {
         path: root.to_owned(),
         source,
-    })?;
-    let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|source| DiscoverError::Read {
-            path: root.to_owned(),
-            source,
-        })?;
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(root).map_err(read_err)? {
+        let entry = entry.map_err(read_err)?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
         if hidden(&name) {
             continue;
         }
-        if path.is_dir() {
-            out.push(in_folder(&name, &path, wanted, markers));
-        } else if name.ends_with(".py") {
-            let student = name.trim_end_matches(".py").to_owned();
-            out.push(Submission {
-                student,
-                file: Some(path),
-                warnings: vec![],
-                problem: None,
+        // `file_type` does not follow a symlink; `metadata` would.
+        let kind = entry.file_type().map_err(read_err)?;
+        let student = |stem: &str| Submission {
+            student: stem.to_owned(),
+            file: None,
+            warnings: vec![],
+            problem: None,
+        };
+        if kind.is_symlink() {
+            let to_folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            let stem = match python_stem(&name) {
+                Some(stem) if !to_folder => stem,
+                _ if to_folder => name.as_str(),
+                _ => continue,
+            };
+            let mut sub = student(stem);
+            sub.problem = Some(format!(
+                "`{name}` is a symbolic link{}; submissions must be regular files inside the submissions folder, so it was not followed",
+                if to_folder { " to a folder" } else { "" }
+            ));
+            entries.push(Entry {
+                stem: stem.to_owned(),
+                name,
+                sub,
+            });
+        } else if kind.is_dir() {
+            let sub = in_folder(&name, &path, wanted, markers);
+            entries.push(Entry {
+                stem: name.clone(),
+                name,
+                sub,
+            });
+        } else if let Some(stem) = python_stem(&name).filter(|_| kind.is_file()) {
+            let mut sub = student(stem);
+            sub.file = Some(path);
+            entries.push(Entry {
+                stem: stem.to_owned(),
+                name,
+                sub,
             });
         }
     }
-    if out.is_empty() {
+    if entries.is_empty() {
         return Err(DiscoverError::Empty(root.to_owned()));
     }
-    out.sort_by(|a, b| a.student.cmp(&b.student));
-    Ok(out)
+    let warnings = assign_identities(&mut entries);
+    let mut submissions: Vec<Submission> = entries.into_iter().map(|e| e.sub).collect();
+    submissions.sort_by(|a, b| a.student.cmp(&b.student));
+    Ok(Discovered {
+        submissions,
+        warnings,
+    })
+}
+
+/// Gives every entry an identifier unique under [`identity_key`]; entries
+/// that collide get `-` and a suffix from their own name, and a warning.
+fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        groups.entry(identity_key(&e.stem)).or_default().push(i);
+    }
+    let mut warnings = Vec::new();
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let mut members = members.clone();
+        members.sort_by(|&a, &b| entries[a].name.cmp(&entries[b].name));
+        for &i in &members {
+            let e = &mut entries[i];
+            e.sub.student = format!("{}-{:06x}", e.stem, name_hash(&e.name) & 0xff_ffff);
+        }
+        let named: Vec<String> = members
+            .iter()
+            .map(|&i| format!("`{}` as `{}`", entries[i].name, entries[i].sub.student))
+            .collect();
+        let warning = format!(
+            "{} entries map to the same student `{}`; each is graded on its own row: {}",
+            members.len(),
+            entries[members[0]].stem,
+            named.join(", ")
+        );
+        for &i in &members {
+            entries[i].sub.warnings.push(warning.clone());
+        }
+        warnings.push(warning);
+    }
+    // A suffixed name can, in a pathological folder, equal another entry's
+    // own name; the full hash then separates them.
+    // Entries are taken in name order, so which one is renamed does not
+    // depend on the order the filesystem lists them in.
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut seen = std::collections::BTreeSet::new();
+    for e in entries.iter_mut() {
+        if !seen.insert(identity_key(&e.sub.student)) {
+            e.sub.student = format!("{}-{:016x}", e.stem, name_hash(&e.name));
+            seen.insert(identity_key(&e.sub.student));
+        }
+    }
+    warnings
 }
 
 fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Submission {
-    let files: Vec<PathBuf> = WalkDir::new(dir)
-        .max_depth(MAX_DEPTH)
+    // Walked without following links. Files are candidates when they are
+    // regular or symlinks (a symlink is then refused, never read).
+    let mut candidates: Vec<(PathBuf, bool)> = Vec::new();
+    let mut too_deep: Vec<PathBuf> = Vec::new();
+    let mut linked_folders: Vec<PathBuf> = Vec::new();
+    for e in WalkDir::new(dir)
+        .max_depth(MAX_FOLDERS_DOWN + 1 + LOOK_FURTHER)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !hidden(&e.file_name().to_string_lossy()))
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.file_name().to_string_lossy().ends_with(".py"))
-        .map(|e| e.into_path())
-        .collect();
+    {
+        let name = e.file_name().to_string_lossy();
+        let link = e.path_is_symlink();
+        if link && e.depth() > 0 && std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir()) {
+            linked_folders.push(e.path().to_owned());
+            continue;
+        }
+        if !(e.file_type().is_file() || link) || python_stem(&name).is_none() {
+            continue;
+        }
+        if e.depth() > MAX_FOLDERS_DOWN + 1 {
+            if name.eq_ignore_ascii_case(wanted) && !link {
+                too_deep.push(e.into_path());
+            }
+        } else {
+            candidates.push((e.into_path(), link));
+        }
+    }
     let rel = |p: &Path| p.strip_prefix(dir).unwrap_or(p).display().to_string();
     let name_of = |p: &Path| {
         p.file_name()
@@ -105,38 +275,84 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
         warnings: vec![],
         problem: None,
     };
+    let choose = |sub: &mut Submission, (path, link): &(PathBuf, bool)| {
+        if *link {
+            sub.problem = Some(format!(
+                "`{}` is a symbolic link; submissions must be regular files inside the submissions folder, so it was not followed",
+                rel(path)
+            ));
+        } else {
+            sub.file = Some(path.clone());
+        }
+    };
 
-    let exact: Vec<&PathBuf> = files.iter().filter(|p| name_of(p) == wanted).collect();
+    let exact: Vec<&(PathBuf, bool)> = candidates
+        .iter()
+        .filter(|(p, _)| name_of(p) == wanted)
+        .collect();
     if let Some(first) = exact.first() {
-        sub.file = Some((*first).clone());
         if exact.len() > 1 {
             sub.warnings.push(format!(
                 "{} files named `{wanted}`; graded `{}`",
                 exact.len(),
-                rel(first)
+                rel(&first.0)
             ));
         }
+        choose(&mut sub, first);
         return sub;
     }
-    if let Some(near) = files
+    if let Some(near) = candidates
         .iter()
-        .find(|p| name_of(p).eq_ignore_ascii_case(wanted))
+        .find(|(p, _)| name_of(p).eq_ignore_ascii_case(wanted))
     {
         sub.warnings.push(format!(
             "graded `{}`: the file should be named `{wanted}`",
-            rel(near)
+            rel(&near.0)
         ));
-        sub.file = Some(near.clone());
+        choose(&mut sub, near);
         return sub;
     }
-    let defining: Vec<&PathBuf> = files
+    let regular: Vec<&PathBuf> = candidates
         .iter()
+        .filter(|(_, link)| !link)
+        .map(|(p, _)| p)
+        .collect();
+    let defining: Vec<&PathBuf> = regular
+        .iter()
+        .copied()
         .filter(|p| {
-            std::fs::read_to_string(p)
-                .map(|t| markers.iter().any(|m| t.contains(m.as_str())))
+            std::fs::read(p)
+                .map(|t| {
+                    let t = String::from_utf8_lossy(&t);
+                    markers.iter().any(|m| t.contains(m.as_str()))
+                })
                 .unwrap_or(false)
         })
         .collect();
+    let mut why_not = Vec::new();
+    if let Some(deep) = too_deep.first() {
+        why_not.push(format!(
+            "`{}` is more than {MAX_FOLDERS_DOWN} folders below the student's folder; move it up",
+            rel(deep)
+        ));
+    }
+    for link in candidates.iter().filter(|(_, link)| *link).map(|(p, _)| p) {
+        why_not.push(format!(
+            "`{}` is a symbolic link and was not followed",
+            rel(link)
+        ));
+    }
+    for link in &linked_folders {
+        why_not.push(format!(
+            "`{}` is a symbolic link to a folder and was not followed",
+            rel(link)
+        ));
+    }
+    let why_not = if why_not.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", why_not.join("; "))
+    };
     match defining.as_slice() {
         [one] => {
             sub.warnings.push(format!(
@@ -145,12 +361,14 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
             ));
             sub.file = Some((*one).clone());
         }
-        [] if files.is_empty() => {
-            sub.problem = Some(format!("no `{wanted}` and no Python file in the folder"))
+        [] if regular.is_empty() => {
+            sub.problem = Some(format!(
+                "no `{wanted}` and no Python file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}"
+            ))
         }
         [] => {
             sub.problem = Some(format!(
-                "no `{wanted}`, and no Python file in the folder defines the functions"
+                "no `{wanted}`, and no other Python file in the folder defines the functions{why_not}"
             ))
         }
         many => {
@@ -183,7 +401,9 @@ mod tests {
         std::fs::create_dir_all(r.join("eve")).unwrap();
         write(&r.join("fay.py"), "");
         write(&r.join(".git/x.py"), "");
-        let subs = discover(r, "salbLLfunctions.py", &["def willfinish(".to_owned()]).unwrap();
+        let subs = discover(r, "salbLLfunctions.py", &["def willfinish(".to_owned()])
+            .unwrap()
+            .submissions;
         let names: Vec<&str> = subs.iter().map(|s| s.student.as_str()).collect();
         assert_eq!(names, ["ann", "bob", "cat", "dan", "eve", "fay"]);
         assert!(
@@ -210,5 +430,109 @@ mod tests {
             discover(&t.path().join("nope"), "x.py", &[]),
             Err(DiscoverError::NotAFolder(_))
         ));
+    }
+
+    fn names(d: &Discovered) -> Vec<&str> {
+        d.submissions.iter().map(|s| s.student.as_str()).collect()
+    }
+
+    #[test]
+    fn colliding_names_keep_their_rows_under_stable_identifiers() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(&r.join("alice/salbLLfunctions.py"), "");
+        write(&r.join("alice.py"), "");
+        write(&r.join("Bob.py"), "");
+        write(&r.join("bob.py"), "");
+        write(&r.join("a b.py"), "");
+        write(&r.join("a_b.py"), "");
+        write(&r.join("carol.py"), "");
+        let d = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        let ids = names(&d);
+        assert_eq!(ids.len(), 7, "{ids:?}");
+        let keys: std::collections::BTreeSet<String> =
+            ids.iter().map(|i| identity_key(i)).collect();
+        assert_eq!(keys.len(), 7, "feedback file names collide: {ids:?}");
+        assert!(ids.contains(&"carol"), "{ids:?}");
+        assert_eq!(d.warnings.len(), 3, "{:?}", d.warnings);
+        assert!(
+            d.warnings
+                .iter()
+                .any(|w| w.contains("`alice.py`") && w.contains("`alice`"))
+        );
+        // The same folder gives the same identifiers, whatever the listing order.
+        let again = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        assert_eq!(names(&again), ids);
+        let mut entries: Vec<Entry> = ["alice", "alice.py"]
+            .iter()
+            .rev()
+            .map(|n| Entry {
+                name: (*n).to_owned(),
+                stem: "alice".to_owned(),
+                sub: Submission {
+                    student: "alice".to_owned(),
+                    file: None,
+                    warnings: vec![],
+                    problem: None,
+                },
+            })
+            .collect();
+        assign_identities(&mut entries);
+        let mut reversed: Vec<String> = entries.into_iter().map(|e| e.sub.student).collect();
+        reversed.sort();
+        let mut alices: Vec<String> = ids
+            .iter()
+            .filter(|i| i.starts_with("alice"))
+            .map(|i| (*i).to_owned())
+            .collect();
+        alices.sort();
+        assert_eq!(reversed, alices);
+    }
+
+    #[test]
+    fn symlinks_are_listed_never_followed() {
+        use std::os::unix::fs::symlink;
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("subs");
+        let outside = t.path().join("outside");
+        write(&outside.join("salbLLfunctions.py"), "secret");
+        write(&r.join("ann/real.txt"), "");
+        symlink("/etc/passwd", r.join("mallory.py")).unwrap();
+        symlink(&outside, r.join("trudy")).unwrap();
+        symlink(
+            outside.join("salbLLfunctions.py"),
+            r.join("ann/salbLLfunctions.py"),
+        )
+        .unwrap();
+        std::fs::create_dir_all(r.join("eve")).unwrap();
+        symlink(&outside, r.join("eve/src")).unwrap();
+        let d = discover(&r, "salbLLfunctions.py", &["def willfinish(".to_owned()]).unwrap();
+        assert_eq!(names(&d), ["ann", "eve", "mallory", "trudy"]);
+        for s in &d.submissions {
+            assert_eq!(s.file, None, "{s:?}");
+            let why = s.problem.as_deref().unwrap_or_default();
+            assert!(why.contains("symbolic link"), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn misplaced_files_are_named() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(&r.join("deep/a/b/c/salbLLfunctions.py"), "");
+        write(&r.join("upper/SALBLLFUNCTIONS.PY"), "");
+        write(&r.join("ok/a/b/salbLLfunctions.py"), "");
+        let d = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        let s = &d.submissions;
+        assert!(
+            s[0].problem
+                .as_deref()
+                .unwrap()
+                .contains("`a/b/c/salbLLfunctions.py` is more than 2 folders below"),
+            "{:?}",
+            s[0]
+        );
+        assert!(s[1].file.is_some(), "{:?}", s[1]);
+        assert!(s[2].warnings[0].contains("should be named"), "{:?}", s[2]);
     }
 }

@@ -78,6 +78,13 @@ pub(crate) fn check_rule(
     })
 }
 
+fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Reads a case file, without checking it against an assignment yet.
 pub(crate) fn read_case_file(path: &Path) -> anyhow::Result<CaseFile> {
     let text = std::fs::read_to_string(path)
@@ -104,6 +111,8 @@ pub(crate) fn check_case_file(
     if file.cases.is_empty() {
         bail!("case file `{}` has no cases", path.display());
     }
+    crate::bounds::check_size(&file, |c| assignment.squares(c))
+        .with_context(|| format!("case file `{}`", path.display()))?;
     let options = assignment
         .options(&file.options)
         .map_err(|e| anyhow::anyhow!("case file `{}`: {e}", path.display()))?;
@@ -163,20 +172,26 @@ fn calibrate(
         .zip(&results)
         .find(|(_, r)| !r.verdict.passed())
     {
+        let stderr = run.stderr.excerpt();
+        let cause =
+            crate::bounds::limit_to_raise(&r.verdict, &stderr, runner).unwrap_or_else(|| {
+                "either the case file is wrong or this is a salgrade bug".to_owned()
+            });
         bail!(
-            "the model solution fails case `{}` ({}): {}{}{}. Either the case file is wrong or this is a salgrade bug",
+            "the model solution fails case `{}` ({}): {}{}{}. {}",
             case.id,
             r.verdict.kind.as_str(),
-            r.verdict.detail.clone().unwrap_or_default(),
+            crate::bounds::last_line(r.verdict.detail.as_deref().unwrap_or_default(), 200),
             r.verdict
                 .got
                 .as_ref()
                 .map(|g| format!(", got {g}"))
                 .unwrap_or_default(),
-            Some(run.stderr.excerpt())
-                .filter(|e| !e.trim().is_empty())
-                .map(|e| format!("; its stderr: {}", e.trim()))
-                .unwrap_or_default()
+            Some(crate::bounds::last_line(&stderr, 200))
+                .filter(|e| !e.is_empty())
+                .map(|e| format!("; its stderr ends: {e}"))
+                .unwrap_or_default(),
+            capitalise_first(&cause)
         );
     }
     Ok(run

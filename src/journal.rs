@@ -3,7 +3,9 @@
 //! or Ctrl-C loses nothing. `--resume` reads it back and grades only who is
 //! missing. The first line fingerprints the run's settings (cases, rubric,
 //! limits, salgrade's version); a journal from different settings is refused
-//! rather than mixed in.
+//! rather than mixed in. Each entry carries a hash of what was graded (the
+//! file's bytes, or why there was none), so a submission that changed on
+//! disk since it was journalled is graded again rather than kept.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -24,6 +26,33 @@ struct Header {
 pub(crate) struct Journal {
     file: File,
     path: PathBuf,
+}
+
+/// One journalled student: the result and the hash of what was graded.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Entry {
+    #[serde(default)]
+    pub submission_hash: String,
+    #[serde(flatten)]
+    pub report: StudentReport,
+}
+
+/// The journal's file in `dir`.
+pub(crate) fn path_in(dir: &Path) -> PathBuf {
+    dir.join("journal.jsonl")
+}
+
+/// The hash of what grading `sub` reads: the file's bytes, or the reason
+/// there is no file. An unreadable file hashes its error, so it is graded
+/// again (and fails there with the full message).
+pub(crate) fn submission_hash(sub: &crate::discover::Submission) -> String {
+    match (&sub.file, &sub.problem) {
+        (Some(file), None) => match std::fs::read(file) {
+            Ok(bytes) => fingerprint(&[b"file", &bytes]),
+            Err(e) => fingerprint(&[b"unreadable", e.to_string().as_bytes()]),
+        },
+        (_, problem) => fingerprint(&[b"problem", problem.as_deref().unwrap_or("").as_bytes()]),
+    }
 }
 
 /// FNV-1a, 64 bits: stable across Rust versions, unlike `DefaultHasher`.
@@ -47,10 +76,10 @@ impl Journal {
         dir: &Path,
         fingerprint: &str,
         resume: bool,
-    ) -> anyhow::Result<(Journal, BTreeMap<String, StudentReport>)> {
+    ) -> anyhow::Result<(Journal, BTreeMap<String, Entry>)> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output folder `{}`", dir.display()))?;
-        let path = dir.join("journal.jsonl");
+        let path = path_in(dir);
         let mut done = BTreeMap::new();
         if resume && path.exists() {
             let f = File::open(&path)
@@ -73,14 +102,14 @@ impl Journal {
             for line in lines {
                 let Ok(line) = line else { break };
                 // A line cut short by a kill is simply graded again.
-                if let Ok(s) = serde_json::from_str::<StudentReport>(&line) {
-                    done.insert(s.student.clone(), s);
+                if let Ok(e) = serde_json::from_str::<Entry>(&line) {
+                    done.insert(e.report.student.clone(), e);
                 }
             }
             // Rewrite the kept entries so a torn last line does not linger.
             let mut j = Journal::create(&path, fingerprint)?;
-            for s in done.values() {
-                j.append(s)?;
+            for e in done.values() {
+                j.append(&e.report, &e.submission_hash)?;
             }
             return Ok((j, done));
         }
@@ -111,8 +140,17 @@ impl Journal {
         })
     }
 
-    pub(crate) fn append(&mut self, s: &StudentReport) -> anyhow::Result<()> {
-        let mut line = serde_json::to_vec(s)?;
+    pub(crate) fn append(&mut self, s: &StudentReport, hash: &str) -> anyhow::Result<()> {
+        #[derive(Serialize)]
+        struct EntryRef<'a> {
+            submission_hash: &'a str,
+            #[serde(flatten)]
+            report: &'a StudentReport,
+        }
+        let mut line = serde_json::to_vec(&EntryRef {
+            submission_hash: hash,
+            report: s,
+        })?;
         line.push(b'\n');
         self.file
             .write_all(&line)
@@ -122,4 +160,33 @@ impl Journal {
             .with_context(|| format!("cannot sync journal `{}`", self.path.display()))?;
         Ok(())
     }
+}
+
+/// Journalled students sorted for `--resume`.
+pub(crate) struct Resumed {
+    /// Students whose submission is what was journalled: kept as they are.
+    pub kept: BTreeMap<String, StudentReport>,
+    /// Students whose submission changed on disk since: graded again.
+    pub changed: Vec<String>,
+}
+
+/// Keeps a journalled result only where the submission's current hash (in
+/// `current`) is the one it was graded with; students no longer in the
+/// folder are dropped.
+pub(crate) fn split(
+    journalled: BTreeMap<String, Entry>,
+    current: &BTreeMap<&str, String>,
+) -> Resumed {
+    let mut kept = BTreeMap::new();
+    let mut changed = Vec::new();
+    for (student, entry) in journalled {
+        match current.get(student.as_str()) {
+            Some(hash) if *hash == entry.submission_hash => {
+                kept.insert(student, entry.report);
+            }
+            Some(_) => changed.push(student),
+            None => {}
+        }
+    }
+    Resumed { kept, changed }
 }

@@ -12,6 +12,7 @@
 #![deny(unsafe_code)]
 
 mod assignment;
+mod bounds;
 mod cli;
 mod commands;
 mod discover;
@@ -19,6 +20,7 @@ mod engine;
 mod grading;
 mod journal;
 mod outcome;
+mod output;
 mod report;
 #[expect(
     clippy::disallowed_methods,
@@ -26,6 +28,7 @@ mod report;
 )]
 mod runner;
 mod verdict;
+mod words;
 
 use std::process::ExitCode;
 

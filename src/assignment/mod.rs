@@ -108,6 +108,13 @@ pub(crate) trait Assignment: Sync {
     fn check_cases(&self, file: &CaseFile) -> Vec<String>;
     /// Judges the adapter's description of a returned value.
     fn judge_answer(&self, case: &Case, answer: &serde_json::Value) -> Verdict;
+    /// How many squares a case's board has, where the input can be large
+    /// enough to matter for memory (the case file is refused up front when
+    /// it cannot fit; see `bounds.rs`). `None` where the input type itself
+    /// is bounded.
+    fn squares(&self, _case: &Case) -> Option<u64> {
+        None
+    }
     /// A measure of a case's size, for choosing the smallest failing case.
     fn case_size(&self, case: &Case) -> u64;
     /// The case's input described for a person, in one line.

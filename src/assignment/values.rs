@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use crate::words;
+
 /// `{"type": T, "value": V[, "repr": R]}` as `values.py` describes it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub(crate) struct Plain {
@@ -19,9 +21,9 @@ impl Plain {
     /// `True (a bool)`, `"1" (a str)`, `None`.
     pub(crate) fn words(&self) -> String {
         match (&self.repr, self.ty.as_str()) {
-            (Some(r), ty) => format!("{r} ({} {ty})", article(ty)),
+            (Some(r), ty) => format!("{r} ({})", words::a(ty)),
             (None, "NoneType") => "None".to_owned(),
-            (None, ty) => format!("{} ({} {ty})", python(&self.value), article(ty)),
+            (None, ty) => format!("{} ({})", python(&self.value), words::a(ty)),
         }
     }
 }
@@ -33,15 +35,6 @@ pub(crate) fn python(value: &serde_json::Value) -> String {
         serde_json::Value::Bool(false) => "False".to_owned(),
         serde_json::Value::Null => "None".to_owned(),
         other => other.to_string(),
-    }
-}
-
-/// "a" or "an", as English puts it before a type name.
-pub(crate) fn article(ty: &str) -> &'static str {
-    if ty.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
-        "an"
-    } else {
-        "a"
     }
 }
 

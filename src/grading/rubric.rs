@@ -111,8 +111,14 @@ pub(crate) struct Rubric {
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RubricError {
-    #[error("{0}")]
-    Toml(#[from] toml::de::Error),
+    /// The TOML parser's message, placed; the parser's own error is not kept
+    /// as a source because its text would print the same message again.
+    #[error("line {line}, column {column}: {message}")]
+    Toml {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error(
         "`[points]` names `{0}`, which is not a function of this assignment (expected one of {1})"
     )]
@@ -121,11 +127,24 @@ pub(crate) enum RubricError {
     BadNumber(String, f64),
 }
 
+/// Where in `text` the parser stopped, counted from 1, and its message.
+fn toml_error(text: &str, e: &toml::de::Error) -> RubricError {
+    let at = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = text.get(..at).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    RubricError::Toml {
+        line,
+        column,
+        message: e.message().trim().to_owned(),
+    }
+}
+
 impl Rubric {
     pub(crate) const DEFAULT_POINTS: f64 = 25.0;
 
     pub(crate) fn parse(text: &str, functions: &[&str]) -> Result<Rubric, RubricError> {
-        let raw: RawRubric = toml::from_str(text)?;
+        let raw: RawRubric = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         for (name, &p) in &raw.points {
             if !functions.contains(&name.as_str()) {
                 return Err(RubricError::UnknownFunction(

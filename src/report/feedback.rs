@@ -2,12 +2,45 @@
 //! failing case (input, expected, got, the verdict in plain words), what the
 //! submission printed, and rule violations with line numbers. The same text
 //! is `--feedback DIR`'s Markdown file and `check`'s terminal report.
+//!
+//! Students read this, so it names the seed only when the caller says the
+//! seed is public: a secret grading seed would let them generate the hidden
+//! cases with `salgrade gen`. Each counterexample stays within a screen
+//! (long inputs, tracebacks and walks are cut, the full case is in the JSON
+//! report), and a module that cannot be imported is explained once.
 
 use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
+use crate::verdict::VerdictKind;
+use crate::words::count;
 
-pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
+/// Characters of an input shown before it is cut.
+const MAX_INPUT_CHARS: usize = 300;
+/// Lines of a traceback or other detail shown.
+const MAX_DETAIL_LINES: usize = 12;
+/// Lines of the reference's explanation shown.
+const MAX_EXPLANATION_LINES: usize = 12;
+
+/// Whether the seed may be shown to whoever reads the feedback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seed {
+    Show,
+    Hide,
+}
+
+impl Seed {
+    /// The public seed (and a seed the instructor opted to publish) is shown.
+    pub(crate) fn for_audience(seed: Option<u64>, opted_in: bool) -> Seed {
+        if opted_in || seed == Some(salgrade_reference::case::PUBLIC_SEED) {
+            Seed::Show
+        } else {
+            Seed::Hide
+        }
+    }
+}
+
+pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -19,10 +52,11 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
     if let Some(file) = &s.file {
         let _ = writeln!(out, "\nGraded file: `{file}`");
     }
-    let seed = report
-        .seed
-        .map(|x| format!(", seed {x}"))
-        .unwrap_or_default();
+    let seed = match (report.seed, seed) {
+        (Some(x), Seed::Show) => format!(", seed {x}"),
+        (Some(_), Seed::Hide) => ", on the instructor's seed".to_owned(),
+        (None, _) => String::new(),
+    };
     let options: Vec<String> = report
         .options
         .iter()
@@ -65,6 +99,46 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
             points(score.max_points)
         );
     }
+    let import_failures: Vec<&str> = report
+        .functions
+        .iter()
+        .filter(|f| {
+            s.functions
+                .get(*f)
+                .and_then(|x| x.smallest_failure.as_ref())
+                .is_some_and(|x| x.verdict.kind == VerdictKind::ImportFailed)
+        })
+        .map(String::as_str)
+        .collect();
+    let import_failure = import_failures.first().and_then(|f| {
+        s.functions[*f]
+            .smallest_failure
+            .as_ref()
+            .map(|x| &x.verdict)
+    });
+    if let Some(v) = import_failure {
+        let _ = writeln!(out, "\n## The module could not be imported\n");
+        let _ = writeln!(out, "{}.\n", capitalise(v.kind.hint()));
+        let _ = writeln!(
+            out,
+            "No case of {} could run.",
+            import_failures
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if let Some(l) = v.line {
+            let _ = writeln!(out, "\n- line: {l}");
+        }
+        if let Some(d) = &v.detail {
+            let _ = writeln!(
+                out,
+                "\n```text\n{}\n```",
+                ends(d.trim_end(), MAX_DETAIL_LINES)
+            );
+        }
+    }
     for f in &report.functions {
         let Some(score) = s.functions.get(f) else {
             continue;
@@ -72,6 +146,9 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         let Some(fail) = score.smallest_failure.as_ref() else {
             continue;
         };
+        if import_failures.contains(&f.as_str()) {
+            continue;
+        }
         let shown = score.counterexample.as_ref();
         let v = shown.map_or(&fail.verdict, |c| &c.verdict);
         let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
@@ -89,17 +166,21 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
                         format!("{origin}; nothing smaller was found in the time allowed")
                     }
                     (k, true) => {
-                        format!("shrunk from {origin} in {k} step(s); no smaller input fails")
+                        format!(
+                            "shrunk from {origin} in {}; no smaller input fails",
+                            count(u64::from(k), "step", "steps")
+                        )
                     }
                     (k, false) => format!(
-                        "shrunk from {origin} in {k} step(s); shrinking stopped at its time limit"
+                        "shrunk from {origin} in {}; shrinking stopped at its time limit",
+                        count(u64::from(k), "step", "steps")
                     ),
                 };
                 let _ = writeln!(out, "Smallest failing input, {how}:\n");
                 if let Some(d) = &c.drawing {
                     let _ = writeln!(out, "```text\n{}\n```\n", d.trim_end());
                 }
-                let _ = writeln!(out, "- input: {}", c.input);
+                let _ = writeln!(out, "- input: {}", clip(&c.input, MAX_INPUT_CHARS));
             }
             None => {
                 let _ = writeln!(
@@ -107,25 +188,42 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
                     "Smallest failing case `{}` ({}):\n",
                     fail.case_id, fail.label
                 );
-                let _ = writeln!(out, "- input: {}", fail.input);
+                let _ = writeln!(out, "- input: {}", clip(&fail.input, MAX_INPUT_CHARS));
             }
         }
         if let Some(e) = &v.expected {
-            let _ = writeln!(out, "- expected: {e}");
+            let _ = writeln!(out, "- expected: {}", clip(e, MAX_INPUT_CHARS));
         }
         if let Some(g) = &v.got {
-            let _ = writeln!(out, "- got: {g}");
+            let _ = writeln!(out, "- got: {}", clip(g, MAX_INPUT_CHARS));
         }
         if let Some(l) = v.line {
             let _ = writeln!(out, "- line: {l}");
         }
         if let Some(d) = &v.detail {
-            let _ = writeln!(out, "\n```text\n{}\n```", d.trim_end());
+            let _ = writeln!(
+                out,
+                "\n```text\n{}\n```",
+                ends(d.trim_end(), MAX_DETAIL_LINES)
+            );
         }
-        if let Some(c) = shown.filter(|c| !c.explanation.is_empty()) {
+        // A RecursionError comes from the board's size, not from the path
+        // the player takes, so the walk would not explain it.
+        let recursion = v
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("RecursionError"));
+        if let Some(c) = shown.filter(|c| !c.explanation.is_empty() && !recursion) {
             let _ = writeln!(out, "\nWhat the reference does on this input:\n");
-            for line in &c.explanation {
-                let _ = writeln!(out, "    {line}");
+            for line in c.explanation.iter().take(MAX_EXPLANATION_LINES) {
+                let _ = writeln!(out, "    {}", clip(line, MAX_INPUT_CHARS));
+            }
+            if c.explanation.len() > MAX_EXPLANATION_LINES {
+                let _ = writeln!(
+                    out,
+                    "    [... {} more lines]",
+                    c.explanation.len() - MAX_EXPLANATION_LINES
+                );
             }
         }
         for note in &score.notes {
@@ -139,8 +237,10 @@ pub(crate) fn render(report: &Report, s: &StudentReport) -> String {
         if failing > 1 {
             let _ = writeln!(
                 out,
-                "\n({} more failing case(s) of `{f}` are in the full report.)",
-                failing - 1
+                "\n({} more failing {} of `{f}` {} in the full report.)",
+                failing - 1,
+                if failing == 2 { "case" } else { "cases" },
+                if failing == 2 { "is" } else { "are" }
             );
         }
     }
@@ -183,6 +283,36 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `text` cut to `max` characters, saying how much was left out.
+fn clip(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(max).collect();
+    format!(
+        "{head} [... {} more characters; the whole case is in the JSON report]",
+        n - max
+    )
+}
+
+/// The first lines and the last (a traceback's error is at its end), each
+/// line clipped, with the count of lines left out between them.
+fn ends(text: &str, max_lines: usize) -> String {
+    let lines: Vec<String> = text.lines().map(|l| clip(l, MAX_INPUT_CHARS)).collect();
+    if lines.len() <= max_lines {
+        return lines.join("\n");
+    }
+    let head = 3.min(max_lines);
+    let tail = max_lines - head;
+    format!(
+        "{}\n[... {} more lines]\n{}",
+        lines[..head].join("\n"),
+        lines.len() - head - tail,
+        lines[lines.len() - tail..].join("\n")
+    )
+}
+
 fn excerpt(text: &str, max_lines: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= max_lines {
@@ -193,4 +323,27 @@ fn excerpt(text: &str, max_lines: usize) -> String {
         lines[..max_lines].join("\n"),
         lines.len() - max_lines
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_to_a_screen() {
+        let long = "x".repeat(900);
+        let c = clip(&long, MAX_INPUT_CHARS);
+        assert!(c.starts_with(&"x".repeat(300)) && c.contains("600 more characters"));
+        let tb: Vec<String> = (0..1000).map(|i| format!("line {i}")).collect();
+        let e = ends(&tb.join("\n"), MAX_DETAIL_LINES);
+        assert_eq!(e.lines().count(), MAX_DETAIL_LINES + 1);
+        assert!(e.starts_with("line 0") && e.ends_with("line 999"), "{e}");
+    }
+
+    #[test]
+    fn the_public_seed_is_shown_a_secret_one_only_when_opted_in() {
+        assert_eq!(Seed::for_audience(Some(1), false), Seed::Show);
+        assert_eq!(Seed::for_audience(Some(7), false), Seed::Hide);
+        assert_eq!(Seed::for_audience(Some(7), true), Seed::Show);
+    }
 }

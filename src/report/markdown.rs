@@ -1,6 +1,6 @@
 //! `--format markdown`: the score table as a Markdown table.
 
-use super::{Report, cell, function_cells, points, rules_cell};
+use super::{LEGEND, Report, all_warnings, cell, function_cells, points, rules_cell};
 
 fn escape(s: &str) -> String {
     s.replace('|', "\\|")
@@ -27,6 +27,14 @@ pub(crate) fn render(report: &Report) -> String {
             points(s.score),
             points(s.max_score)
         ));
+    }
+    out.push_str(&format!("\n{LEGEND}\n"));
+    let warnings = all_warnings(report);
+    if !warnings.is_empty() {
+        out.push_str("\n**Warnings**\n\n");
+        for w in &warnings {
+            out.push_str(&format!("- {}\n", w.replace('\n', " ")));
+        }
     }
     out
 }

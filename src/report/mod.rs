@@ -2,6 +2,7 @@
 //! from a [`Report`] to bytes, one module per format. Feedback files and the
 //! terminal view of `check` live here too. No processes.
 
+pub(crate) mod coverage;
 pub(crate) mod csv;
 pub(crate) mod feedback;
 pub(crate) mod markdown;
@@ -35,6 +36,9 @@ pub(crate) struct Report {
     /// The assignment's rule on constructs, in one sentence, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// Warnings about the run as a whole (entries that map to one student).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     pub students: Vec<StudentReport>,
 }
 
@@ -125,6 +129,23 @@ pub(crate) fn function_cells(
 /// A function's cell: `passed/total points`.
 pub(crate) fn cell(f: &FunctionScore) -> String {
     format!("{}/{} {}", f.passed, f.total, points(f.points))
+}
+
+/// The line under a score table saying what its cells mean.
+pub(crate) const LEGEND: &str = "Under each function, `46/66 17.42` means 46 of its 66 cases passed, earning 17.42 points. rules: the container-rule penalty, `ok`, or `n/a` (the file could not be parsed).";
+
+/// Every warning worth a reader's eye, run-wide first, then per student
+/// (`student: warning`), each once.
+pub(crate) fn all_warnings(report: &Report) -> Vec<String> {
+    let mut out: Vec<String> = report.warnings.clone();
+    for s in &report.students {
+        for w in &s.warnings {
+            if !report.warnings.contains(w) {
+                out.push(format!("{}: {w}", s.student));
+            }
+        }
+    }
+    out
 }
 
 fn yes() -> bool {

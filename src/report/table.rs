@@ -1,23 +1,147 @@
 //! `--format table`: the score table for a terminal.
+//!
+//! It fits [`WIDTH`] columns: the fixed columns (functions, rules, total)
+//! keep their width, and a student column that would overflow wraps, at `_`,
+//! `-`, `.` or a space where it can. A legend line says what `12/43 6.98`
+//! means, and the warnings follow the table.
 
-use tabled::builder::Builder;
-use tabled::settings::Style;
+use super::{LEGEND, Report, all_warnings, cell, function_cells, header, points, rules_cell};
 
-use super::{Report, cell, function_cells, header, points, rules_cell};
+/// The width of the terminal the table must fit.
+pub(crate) const WIDTH: usize = 80;
+
+const GAP: &str = "  ";
+
+/// The narrowest the student column is made before the table overflows.
+const MIN_STUDENT: usize = 8;
 
 pub(crate) fn render(report: &Report) -> String {
-    let mut b = Builder::default();
-    b.push_record(header(report, &["rules", "total"]));
-    for s in &report.students {
-        let mut row = vec![s.student.clone()];
-        row.extend(function_cells(report, s, cell));
-        row.push(rules_cell(s));
-        row.push(format!("{}/{}", points(s.score), points(s.max_score)));
-        b.push_record(row);
+    let head = header(report, &["rules", "total"]);
+    // The maximum is said once in the legend when every student shares it
+    // (one rubric), which keeps the total column narrow.
+    let max = report.students.first().map(|s| s.max_score);
+    let shared_max = max.filter(|m| report.students.iter().all(|s| s.max_score == *m));
+    let rows: Vec<Vec<String>> = report
+        .students
+        .iter()
+        .map(|s| {
+            let mut row = vec![s.student.clone()];
+            row.extend(function_cells(report, s, cell));
+            row.push(rules_cell(s));
+            row.push(match shared_max {
+                Some(_) => points(s.score),
+                None => format!("{}/{}", points(s.score), points(s.max_score)),
+            });
+            row
+        })
+        .collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for row in &rows {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
     }
-    let mut t = b.build();
-    t.with(Style::sharp());
-    let mut out = t.to_string();
+    let fixed: usize = widths[1..].iter().sum::<usize>() + GAP.len() * (widths.len() - 1);
+    widths[0] = widths[0].min(WIDTH.saturating_sub(fixed).max(MIN_STUDENT));
+
+    let mut out = String::new();
+    push_row(&mut out, &widths, &head);
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    push_row(&mut out, &widths, &rule);
+    for row in &rows {
+        push_row(&mut out, &widths, row);
+    }
     out.push('\n');
+    let legend = match shared_max {
+        Some(m) => format!("{LEGEND} total: points out of {}.", points(m)),
+        None => LEGEND.to_owned(),
+    };
+    for line in wrap(&legend, WIDTH) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let warnings = all_warnings(report);
+    if !warnings.is_empty() {
+        out.push_str("\nWarnings:\n");
+        for w in &warnings {
+            for (i, line) in wrap(w, WIDTH - 2).into_iter().enumerate() {
+                out.push_str(if i == 0 { "- " } else { "  " });
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
     out
+}
+
+/// One row; the first cell may take several lines.
+fn push_row(out: &mut String, widths: &[usize], cells: &[String]) {
+    let first = wrap(&cells[0], widths[0]);
+    for (i, part) in first.iter().enumerate() {
+        let mut line = String::new();
+        line.push_str(&pad(part, widths[0]));
+        if i == 0 {
+            for (w, c) in widths[1..].iter().zip(&cells[1..]) {
+                line.push_str(GAP);
+                line.push_str(&pad(c, *w));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+fn pad(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// Breaks `text` into lines of at most `width` characters, after a space,
+/// `_`, `-` or `.` where one falls in the line, else mid-word.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > width {
+        let cut = rest[..=width]
+            .iter()
+            .rposition(|c| *c == ' ')
+            .filter(|&i| i > 0)
+            .or_else(|| {
+                rest[..width]
+                    .iter()
+                    .rposition(|c| "_-.".contains(*c))
+                    .map(|i| i + 1)
+            })
+            .unwrap_or(width);
+        let line: String = rest[..cut].iter().collect();
+        lines.push(line.trim_end().to_owned());
+        rest.drain(..cut);
+        while rest.first() == Some(&' ') {
+            rest.remove(0);
+        }
+    }
+    if !rest.is_empty() || lines.is_empty() {
+        lines.push(rest.into_iter().collect());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_prefers_word_breaks() {
+        assert_eq!(
+            wrap("correct_separate_reading", 12),
+            ["correct_", "separate_", "reading"]
+        );
+        assert_eq!(wrap("a b c", 3), ["a b", "c"]);
+        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(wrap("", 3), [""]);
+        for line in wrap(LEGEND, WIDTH) {
+            assert!(line.chars().count() <= WIDTH, "{line}");
+        }
+    }
 }

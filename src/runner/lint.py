@@ -350,10 +350,17 @@ def main():
     request = json.loads(reader.readline())
     try:
         with open(request["file"], "rb") as f:
-            source = f.read().decode("utf-8-sig", "replace")
+            raw = f.read()
+        # Exactly what import does with the bytes (importlib's
+        # source_to_code): the coding cookie, else UTF-8, decides the
+        # encoding, so a file import rejects is unreadable here too.
+        compile(raw, os.path.basename(request["file"]), "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        import importlib.util
+        source = importlib.util.decode_source(raw)
         findings = lint(source, request["checked"], set(request["exempt"]))
     except SyntaxError as exc:
-        send({"type": "unreadable", "error": "SyntaxError: {} (line {})".format(exc.msg, exc.lineno)})
+        where = " (line {})".format(exc.lineno) if exc.lineno else ""
+        send({"type": "unreadable", "error": "SyntaxError: {}{}".format(exc.msg, where)})
         return
     except (RecursionError, MemoryError, ValueError) as exc:
         send({"type": "unreadable", "error": "{}: {}".format(type(exc).__name__, str(exc)[:200])})

@@ -247,6 +247,10 @@ impl<'a> SubmissionRunner<'a> {
 
 type Ready = (Session, BTreeMap<String, bool>);
 
+/// What an interrupted command adds to the message, e.g. how `grade`
+/// resumes; commands without a journal leave it unset.
+pub(crate) static INTERRUPT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 /// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI cancel, a closed terminal),
 /// kills every student process before salgrade exits: they sit in their own
 /// process groups, so the terminal's signal does not reach them. Every live
@@ -265,7 +269,8 @@ pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>
                 cgroups.shut_down();
             }
             eprintln!(
-                "\ninterrupted: every student process was killed; finished students are in the journal (rerun with --resume)"
+                "\ninterrupted: every student process was killed{}",
+                INTERRUPT_NOTE.get().map(String::as_str).unwrap_or("")
             );
             std::process::exit(128 + signal);
         }

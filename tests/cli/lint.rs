@@ -141,3 +141,35 @@ fn unparsable_and_missing_files() {
         stderr_of(&out)
     );
 }
+
+#[test]
+fn a_file_python_cannot_compile_is_unreadable_as_at_import() {
+    let t = tempfile::tempdir().unwrap();
+    let body = b"def willfinish(first, s):\n    return \"caf\xe9\" == s\n";
+    // No coding line: Python reads UTF-8, and the latin-1 byte fails import.
+    let bare = t.path().join("bare.py");
+    std::fs::write(&bare, [b"# a comment\n".as_slice(), body].concat()).unwrap();
+    let (code, json) = lint_json(&bare);
+    assert_eq!(code, Some(1), "{json:#}");
+    let why = json["unreadable"].as_str().unwrap_or_default();
+    assert!(why.contains("utf-8") && why.contains("(line "), "{json:#}");
+    // The same bytes with a coding cookie import fine, so they lint fine.
+    let declared = t.path().join("declared.py");
+    std::fs::write(
+        &declared,
+        [b"# -*- coding: latin-1 -*-\n".as_slice(), body].concat(),
+    )
+    .unwrap();
+    let (code, json) = lint_json(&declared);
+    assert_eq!(code, Some(0), "{json:#}");
+    // A NUL byte: no line to name, and no "(line None)".
+    let nul = t.path().join("nul.py");
+    std::fs::write(&nul, b"def willfinish(a, b):\n    return True\x00\n").unwrap();
+    let (code, json) = lint_json(&nul);
+    assert_eq!(code, Some(1));
+    let why = json["unreadable"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("null bytes") && !why.contains("None"),
+        "{json:#}"
+    );
+}

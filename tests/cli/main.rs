@@ -10,6 +10,7 @@ mod grade;
 mod isolation;
 mod lint;
 mod reference;
+mod safety;
 mod shrink;
 
 use std::path::{Path, PathBuf};

@@ -69,3 +69,22 @@ fn an_invalid_board_file_is_one_line_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("/nonexistent.json"));
 }
+
+#[test]
+fn a_wrong_number_of_steps_names_the_question_as_typed() {
+    let out = salgrade()
+        .args(["ref", "whowins", "--board-json", r#"{"squares": 4}"#, "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("`whowins` takes 2 step sizes, 1 given"),
+        "{err}"
+    );
+    let out = salgrade()
+        .args(["ref", "willfinish", "--board-json", r#"{"squares": 4}"#])
+        .output()
+        .unwrap();
+    assert!(stderr_of(&out).contains("`willfinish` takes 1 step size, 0 given"));
+}

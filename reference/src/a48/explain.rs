@@ -143,7 +143,8 @@ pub fn draw(board: &Board) -> Option<String> {
     }
     out.push_str(&rule);
     out.push_str(&format!(
-        "{n} squares; after square {n} (*) play continues at square 1. a^b: ladder, avb: snake.\n"
+        "{n} {}; after square {n} (*) play continues at square 1. a^b: ladder, avb: snake.\n",
+        if n == 1 { "square" } else { "squares" }
     ));
     Some(out)
 }

@@ -20,10 +20,11 @@ use salgrade_reference::a48::{self, explain, generate, shrink};
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
 
-use super::values::{self, Plain, python};
+use super::values::{Plain, python};
 use super::{Assignment, ContainerRule, Question};
 use crate::runner::Harness;
 use crate::verdict::{Verdict, VerdictKind};
+use crate::words;
 
 mod reference_questions;
 
@@ -124,9 +125,9 @@ fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict 
     let structural = match end {
         ListEnd::Circular if length == n => None,
         ListEnd::Circular => Some(format!(
-            "the list is a circle of {length} node{}; the board has {n} square{}",
-            plural(length),
-            plural(n)
+            "the list is a circle of {}; the board has {}",
+            words::count(length, "node", "nodes"),
+            words::count(n, "square", "squares")
         )),
         ListEnd::Open => Some(format!(
             "the list is not circular: node {length}'s next is None (the last square must link back to the first)"
@@ -136,11 +137,12 @@ fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict 
             to + 1
         )),
         ListEnd::TooLong => Some(format!(
-            "the list goes on past {n} nodes without returning to the first"
+            "the list goes on past {} without returning to the first",
+            words::count(n, "node", "nodes")
         )),
         ListEnd::NotANode { ty } => Some(format!(
-            "node {length}'s next is {} {ty}, not a SALBnode",
-            values::article(ty)
+            "node {length}'s next is {}, not a SALBnode",
+            words::a(ty)
         )),
     };
     if let Some(reason) = structural {
@@ -167,8 +169,8 @@ fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict 
         return Verdict::detail(
             VerdictKind::SharesInput,
             format!(
-                "{shares_input} node{} of the returned list belong{} to the input list",
-                plural(*shares_input),
+                "{} of the returned list belong{} to the input list",
+                words::count(*shares_input, "node", "nodes"),
                 if *shares_input == 1 { "s" } else { "" }
             ),
         );
@@ -215,10 +217,6 @@ fn judge_list(function: A48Function, board: &Board, answer: &Answer) -> Verdict 
             snadder_words(&got),
         )
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn indent(line: String) -> String {
@@ -372,6 +370,10 @@ impl Assignment for A48 {
         }
     }
 
+    fn squares(&self, case: &Case) -> Option<u64> {
+        case.input["board"]["squares"].as_u64()
+    }
+
     fn case_size(&self, case: &Case) -> u64 {
         input_of(case)
             .map(|i| {
@@ -451,8 +453,8 @@ impl Assignment for A48 {
             }
             (A48Function::Salb2salbLL, _) => {
                 lines.push(format!(
-                    "The list must have {} nodes in a circle, node i for square i, with {}.",
-                    board.squares(),
+                    "The list must have {} in a circle, node i for square i, with {}.",
+                    words::count(u64::from(board.squares()), "node", "nodes"),
                     snadder_words(&pairs(board))
                 ));
             }

@@ -1,0 +1,160 @@
+//! Output files that are replaced whole or not at all.
+//!
+//! An [`AtomicFile`] is created up front, as a temporary file in the target's
+//! own folder: that proves the folder is writable before any grading starts,
+//! and the user's existing file is not touched. Only [`AtomicFile::commit`]
+//! renames the finished bytes into place (a rename within one folder is
+//! atomic on POSIX filesystems). A run that fails, or is interrupted, drops
+//! the temporary file and leaves the previous file exactly as it was.
+//!
+//! This module owns writing result files; it must not decide what goes in
+//! them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum OutputError {
+    #[error("cannot write `{path}`")]
+    Create {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write `{path}`")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`{0}` is a folder, not a file")]
+    IsFolder(PathBuf),
+}
+
+/// A file being written; the target is replaced only on [`commit`](Self::commit).
+#[derive(Debug)]
+pub(crate) struct AtomicFile {
+    target: PathBuf,
+    tmp: NamedTempFile,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `target`, failing at once if the
+    /// folder is missing or not writable, or `target` is a folder.
+    pub(crate) fn create(target: &Path) -> Result<AtomicFile, OutputError> {
+        if target.is_dir() {
+            return Err(OutputError::IsFolder(target.to_owned()));
+        }
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(|source| OutputError::Create {
+                path: target.to_owned(),
+                source,
+            })?;
+        Ok(AtomicFile {
+            target: target.to_owned(),
+            tmp,
+        })
+    }
+
+    /// Writes `bytes`, syncs them, and renames the file into place.
+    pub(crate) fn commit(mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        let write_err = |source| OutputError::Write {
+            path: self.target.clone(),
+            source,
+        };
+        self.tmp.write_all(bytes).map_err(write_err)?;
+        self.tmp.as_file().sync_all().map_err(write_err)?;
+        // A new file gets the permissions an ordinary `create` would give it
+        // (the temporary file is 0600); an existing file keeps its own.
+        let mode = match std::fs::metadata(&self.target) {
+            Ok(m) => Some(m.permissions()),
+            Err(_) => default_permissions(),
+        };
+        if let Some(mode) = mode {
+            let _ = self.tmp.as_file().set_permissions(mode);
+        }
+        let target = self.target.clone();
+        self.tmp.persist(&target).map_err(|e| OutputError::Write {
+            path: target,
+            source: e.error,
+        })?;
+        Ok(())
+    }
+}
+
+/// 0666 less the process umask, as `File::create` would give. The umask is
+/// read from `/proc/self/status`, because setting it to learn it would race
+/// with the threads grading students.
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let umask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Umask:"))
+        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())?;
+    Some(std::fs::Permissions::from_mode(0o666 & !umask))
+}
+
+/// Writes `bytes` to `target` through an [`AtomicFile`].
+pub(crate) fn write(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    AtomicFile::create(target)?.commit(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dropped_file_leaves_the_old_contents() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("grades.csv");
+        std::fs::write(&p, "old").unwrap();
+        let f = AtomicFile::create(&p).unwrap();
+        drop(f);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_dir(t.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
+    }
+
+    #[test]
+    fn commit_replaces_and_keeps_the_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("grades.csv");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write(&p, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn a_missing_folder_fails_up_front() {
+        let t = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            AtomicFile::create(&t.path().join("no/such/file")),
+            Err(OutputError::Create { .. })
+        ));
+        assert!(matches!(
+            AtomicFile::create(t.path()),
+            Err(OutputError::IsFolder(_))
+        ));
+    }
+}

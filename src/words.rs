@@ -1,0 +1,31 @@
+//! Small English helpers for messages: counts with the right plural, and
+//! `a`/`an` before a word. Pure.
+
+/// `1 square`, `2 squares`.
+pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `a bool`, `an int`: the article by the word's first letter, which is
+/// right for the Python type names messages name.
+pub(crate) fn a(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_articles() {
+        assert_eq!(count(1, "square", "squares"), "1 square");
+        assert_eq!(count(0, "node", "nodes"), "0 nodes");
+        assert_eq!(a("int"), "an int");
+        assert_eq!(a("bool"), "a bool");
+        assert_eq!(a("NoneType"), "a NoneType");
+    }
+}
