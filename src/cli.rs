@@ -7,7 +7,7 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::Format;
-use crate::runner::SandboxKind;
+use crate::runner::{Language, SandboxKind};
 
 /// The most random cases per function `--cases` takes: beyond it a run
 /// takes many minutes (each function gets this many, boards up to 6,000
@@ -104,6 +104,9 @@ pub(crate) struct SandboxArgs {
     /// The Python interpreter; default `python3` on PATH, resolved to the real executable once.
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
+    /// The C++ compiler for C++ submissions; default `g++`, else `c++`, on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub cxx: Option<PathBuf>,
     /// The sandbox backend; default `bwrap` where bubblewrap works, else `rlimit`.
     #[arg(long, value_enum)]
     pub sandbox: Option<SandboxKind>,
@@ -121,6 +124,9 @@ pub(crate) struct RunArgs {
     /// A case's deadline is this many times the model solution's time on it, if above the floor (default 25).
     #[arg(long, value_name = "X", default_value_t = 25.0)]
     pub timeout_multiplier: f64,
+    /// The deadline for building a C++ submission, in milliseconds (default 30000).
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    pub build_timeout_ms: u64,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -171,6 +177,9 @@ pub(crate) struct GradeArgs {
     /// The folder for the journal of finished students (default `salgrade-out`).
     #[arg(long, value_name = "DIR", default_value = "salgrade-out")]
     pub out_dir: PathBuf,
+    /// The language to grade when a student's folder holds both a Python and a C++ file (default: Python, with a warning).
+    #[arg(long, value_enum, value_name = "LANGUAGE")]
+    pub language: Option<Language>,
     /// Keep the students already in the journal and grade only the rest (and those whose file changed since).
     #[arg(long)]
     pub resume: bool,

@@ -25,7 +25,7 @@ use crate::journal::{self, Journal};
 use crate::output::{self, AtomicFile};
 use crate::report::coverage;
 use crate::report::{self, Report, StudentReport, feedback};
-use crate::runner::{Limits, RunnerConfig, setup};
+use crate::runner::{Language, Limits, RunnerConfig, cxx, setup};
 
 pub(crate) const SUCCESS: u8 = 0;
 pub(crate) const SOME_FAILED: u8 = 1;
@@ -83,16 +83,30 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
 
 /// The interpreter and sandbox with `limits`, the cgroups that enforce
 /// them across processes, and notes (once) on any protection missing here.
-fn sandbox_config(args: &SandboxArgs, limits: Limits, quiet: bool) -> anyhow::Result<RunnerConfig> {
+fn sandbox_config(
+    args: &SandboxArgs,
+    limits: Limits,
+    languages: &[Language],
+    quiet: bool,
+) -> anyhow::Result<RunnerConfig> {
     let python = setup::resolve_python(args.python.as_deref())?;
+    let cxx = if languages.contains(&Language::Cpp) {
+        Some(cxx::resolve(args.cxx.as_deref())?)
+    } else {
+        None
+    };
     let (sandbox, note) = setup::choose_sandbox(args.sandbox)?;
     let isolation = setup::isolation(sandbox, &python, &limits);
+    // A note about the interpreter concerns Python submissions only.
+    let python_used = languages.contains(&Language::Python);
     if !quiet {
         if let Some(note) = note {
             eprintln!("note: {note}");
         }
         for note in &isolation.notes {
-            eprintln!("note: {note}");
+            if python_used || !note.contains("interpreter") {
+                eprintln!("note: {note}");
+            }
         }
     }
     Ok(RunnerConfig {
@@ -103,10 +117,13 @@ fn sandbox_config(args: &SandboxArgs, limits: Limits, quiet: bool) -> anyhow::Re
         output_cap: 64 * 1024,
         cgroups: isolation.cgroups,
         drop_privileges: isolation.drop_privileges,
+        drop_compiled: isolation.drop_compiled,
+        cxx,
+        build: cxx::BuildSettings::default(),
     })
 }
 
-fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
+fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<RunnerConfig> {
     if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
         bail!(
             "`--timeout-multiplier` must be at least 1, not {}",
@@ -122,7 +139,11 @@ fn runner_config(args: &RunArgs) -> anyhow::Result<RunnerConfig> {
     Ok(RunnerConfig {
         import_timeout: Duration::from_millis(args.import_timeout_ms),
         output_cap: args.output_cap,
-        ..sandbox_config(&args.sandbox, limits, false)?
+        build: cxx::BuildSettings {
+            timeout: Duration::from_millis(args.build_timeout_ms),
+            ..cxx::BuildSettings::default()
+        },
+        ..sandbox_config(&args.sandbox, limits, languages, false)?
     })
 }
 
@@ -153,15 +174,46 @@ fn prepared_engine(
     case_file: CaseFile,
     run: &RunArgs,
     rubric: Rubric,
+    languages: &[Language],
 ) -> anyhow::Result<Engine> {
+    for &language in languages {
+        if !assignment.languages().contains(&language) {
+            bail!(
+                "assignment `{}` takes {} submissions, not {}",
+                assignment.id(),
+                assignment
+                    .languages()
+                    .iter()
+                    .map(|l| l.name())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                language.name()
+            );
+        }
+    }
     Engine::new(
         assignment,
-        runner_config(run)?,
+        runner_config(run, languages)?,
         case_file,
         rubric,
         policy(run),
         Duration::from_millis(run.shrink_ms),
+        languages,
     )
+}
+
+/// The languages of the files to grade, each once, Python first.
+fn languages_of(files: impl IntoIterator<Item = std::path::PathBuf>) -> Vec<Language> {
+    let mut found: Vec<Language> = files
+        .into_iter()
+        .filter_map(|f| engine::language_of(&f))
+        .collect();
+    found.sort();
+    found.dedup();
+    if found.is_empty() {
+        found.push(Language::Python);
+    }
+    found
 }
 
 fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
@@ -228,10 +280,41 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         None => Rubric::default_for(assignment.functions()),
     };
     let root = args.submissions.clone();
+    // The languages the assignment takes, the one asked for first.
+    let mut languages: Vec<Language> = assignment.languages().to_vec();
+    if let Some(chosen) = args.language {
+        if !languages.contains(&chosen) {
+            bail!(
+                "assignment `{}` takes no {} submissions",
+                assignment.id(),
+                chosen.name()
+            );
+        }
+        languages.sort_by_key(|l| *l != chosen);
+    }
+    let names: Vec<&str> = languages
+        .iter()
+        .filter_map(|&l| assignment::file_for(assignment, l))
+        .collect();
+    let extensions: Vec<&str> = languages
+        .iter()
+        .flat_map(|l| l.extensions().iter().copied())
+        .collect();
+    let kinds = languages
+        .iter()
+        .map(|l| l.name())
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let markers = assignment.definition_markers();
     let found = discover::discover(
         &root,
-        assignment.student_file(),
-        &assignment.definition_markers(),
+        &discover::Wanted {
+            names: &names,
+            extensions: &extensions,
+            markers: &markers,
+            kinds: &kinds,
+            chosen: args.language.is_some(),
+        },
     )?;
     for w in &found.warnings {
         eprintln!("warning: {w}");
@@ -250,7 +333,8 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
-    let engine = prepared_engine(assignment, case_file, &args.run, rubric)?;
+    let graded_languages = languages_of(subs.iter().filter_map(|s| s.file.clone()));
+    let engine = prepared_engine(assignment, case_file, &args.run, rubric, &graded_languages)?;
     let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
     let mut run_warnings = found.warnings;
     if !untested.is_empty() {
@@ -441,6 +525,12 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     if !args.file.is_file() {
         bail!("`{}` is not a file", args.file.display());
     }
+    let Some(language) = engine::language_of(&args.file) else {
+        bail!(
+            "`{}` is not a Python (`.py`) or C++ (`.cpp`, `.cc`, `.cxx`) file",
+            args.file.display()
+        );
+    };
     let (assignment, case_file) = cases(&args.cases)?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
@@ -449,6 +539,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         case_file,
         &args.run,
         Rubric::default_for(assignment.functions()),
+        &[language],
     )?;
     let student = args
         .file
@@ -499,7 +590,7 @@ pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
     }
     let source = std::fs::read(&args.file)
         .with_context(|| format!("cannot read `{}`", args.file.display()))?;
-    let runner = sandbox_config(&args.sandbox, Limits::default(), true)?;
+    let runner = sandbox_config(&args.sandbox, Limits::default(), &[Language::Python], true)?;
     let checked = engine::check_rule(&runner, assignment, &source, 0)?;
     let name = args.file.display().to_string();
     let text = match args.format {

@@ -68,10 +68,37 @@ fn hidden(name: &str) -> bool {
 }
 
 /// `NAME.py`, with any case of the extension.
-fn python_stem(name: &str) -> Option<&str> {
-    let cut = name.len().checked_sub(3)?;
-    let (stem, ext) = (name.get(..cut)?, name.get(cut..)?);
-    (ext.eq_ignore_ascii_case(".py") && !stem.is_empty()).then_some(stem)
+/// The stem of a source file with one of `extensions` (`alice.py`).
+fn source_stem<'n>(name: &'n str, extensions: &[&str]) -> Option<&'n str> {
+    extensions.iter().find_map(|ext| {
+        let cut = name.len().checked_sub(ext.len())?;
+        let (stem, tail) = (name.get(..cut)?, name.get(cut..)?);
+        (tail.eq_ignore_ascii_case(ext) && !stem.is_empty()).then_some(stem)
+    })
+}
+
+/// What to look for: the exact file names an assignment takes (one per
+/// language, the preferred first), the source extensions of its languages,
+/// and text that shows a file defines the functions.
+pub(crate) struct Wanted<'a> {
+    pub names: &'a [&'a str],
+    pub extensions: &'a [&'a str],
+    pub markers: &'a [String],
+    /// The languages in words, for messages ("Python", "Python or C++").
+    pub kinds: &'a str,
+    /// The instructor chose the language (`--language`): a folder holding
+    /// both files is then graded in it without a warning.
+    pub chosen: bool,
+}
+
+impl Wanted<'_> {
+    fn named(&self) -> String {
+        self.names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
 }
 
 /// The name a student's files (feedback) are written under: safe on any
@@ -114,11 +141,7 @@ struct Entry {
     sub: Submission,
 }
 
-pub(crate) fn discover(
-    root: &Path,
-    wanted: &str,
-    markers: &[String],
-) -> Result<Discovered, DiscoverError> {
+pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
     }
@@ -144,7 +167,7 @@ pub(crate) fn discover(
         };
         if kind.is_symlink() {
             let to_folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
-            let stem = match python_stem(&name) {
+            let stem = match source_stem(&name, wanted.extensions) {
                 Some(stem) if !to_folder => stem,
                 _ if to_folder => name.as_str(),
                 _ => continue,
@@ -160,13 +183,14 @@ pub(crate) fn discover(
                 sub,
             });
         } else if kind.is_dir() {
-            let sub = in_folder(&name, &path, wanted, markers);
+            let sub = in_folder(&name, &path, wanted);
             entries.push(Entry {
                 stem: name.clone(),
                 name,
                 sub,
             });
-        } else if let Some(stem) = python_stem(&name).filter(|_| kind.is_file()) {
+        } else if let Some(stem) = source_stem(&name, wanted.extensions).filter(|_| kind.is_file())
+        {
             let mut sub = student(stem);
             sub.file = Some(path);
             entries.push(Entry {
@@ -233,7 +257,17 @@ fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
     warnings
 }
 
-fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Submission {
+fn in_folder(student: &str, dir: &Path, wanted: &Wanted<'_>) -> Submission {
+    let named = wanted.named();
+    let is_wanted = |name: &str, exact: bool| {
+        wanted.names.iter().any(|w| {
+            if exact {
+                name == *w
+            } else {
+                name.eq_ignore_ascii_case(w)
+            }
+        })
+    };
     // Walked without following links. Files are candidates when they are
     // regular or symlinks (a symlink is then refused, never read).
     let mut candidates: Vec<(PathBuf, bool)> = Vec::new();
@@ -252,11 +286,11 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
             linked_folders.push(e.path().to_owned());
             continue;
         }
-        if !(e.file_type().is_file() || link) || python_stem(&name).is_none() {
+        if !(e.file_type().is_file() || link) || source_stem(&name, wanted.extensions).is_none() {
             continue;
         }
         if e.depth() > MAX_FOLDERS_DOWN + 1 {
-            if name.eq_ignore_ascii_case(wanted) && !link {
+            if is_wanted(&name, false) && !link {
                 too_deep.push(e.into_path());
             }
         } else {
@@ -286,15 +320,33 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
         }
     };
 
-    let exact: Vec<&(PathBuf, bool)> = candidates
+    // Exact names in the order of preference (the chosen language first).
+    let exact: Vec<&(PathBuf, bool)> = wanted
+        .names
         .iter()
-        .filter(|(p, _)| name_of(p) == wanted)
+        .flat_map(|w| candidates.iter().filter(move |(p, _)| name_of(p) == *w))
         .collect();
     if let Some(first) = exact.first() {
-        if exact.len() > 1 {
+        let same_name = exact
+            .iter()
+            .filter(|(p, _)| name_of(p) == name_of(&first.0))
+            .count();
+        if same_name > 1 {
             sub.warnings.push(format!(
-                "{} files named `{wanted}`; graded `{}`",
-                exact.len(),
+                "{same_name} files named `{}`; graded `{}`",
+                name_of(&first.0),
+                rel(&first.0)
+            ));
+        }
+        if let Some(other) = exact
+            .iter()
+            .find(|(p, _)| name_of(p) != name_of(&first.0))
+            .filter(|_| !wanted.chosen)
+        {
+            sub.warnings.push(format!(
+                "both `{}` and `{}` are here; graded `{}` (pass `--language` to choose)",
+                rel(&first.0),
+                rel(&other.0),
                 rel(&first.0)
             ));
         }
@@ -303,10 +355,10 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
     }
     if let Some(near) = candidates
         .iter()
-        .find(|(p, _)| name_of(p).eq_ignore_ascii_case(wanted))
+        .find(|(p, _)| is_wanted(&name_of(p), false))
     {
         sub.warnings.push(format!(
-            "graded `{}`: the file should be named `{wanted}`",
+            "graded `{}`: the file should be named {named}",
             rel(&near.0)
         ));
         choose(&mut sub, near);
@@ -324,7 +376,7 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
             std::fs::read(p)
                 .map(|t| {
                     let t = String::from_utf8_lossy(&t);
-                    markers.iter().any(|m| t.contains(m.as_str()))
+                    wanted.markers.iter().any(|m| t.contains(m.as_str()))
                 })
                 .unwrap_or(false)
         })
@@ -356,25 +408,28 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
     match defining.as_slice() {
         [one] => {
             sub.warnings.push(format!(
-                "graded `{}`, which defines the functions: the file should be named `{wanted}`",
+                "graded `{}`, which defines the functions: the file should be named {named}",
                 rel(one)
             ));
             sub.file = Some((*one).clone());
         }
         [] if regular.is_empty() => {
             sub.problem = Some(format!(
-                "no `{wanted}` and no Python file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}"
+                "no {named} and no {} file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}",
+                wanted.kinds
             ))
         }
         [] => {
             sub.problem = Some(format!(
-                "no `{wanted}`, and no other Python file in the folder defines the functions{why_not}"
+                "no {named}, and no other {} file in the folder defines the functions{why_not}",
+                wanted.kinds
             ))
         }
         many => {
             sub.problem = Some(format!(
-                "no `{wanted}`, and {} Python files define the functions; rename the one to grade",
-                many.len()
+                "no {named}, and {} {} files define the functions; rename the one to grade",
+                many.len(),
+                wanted.kinds
             ))
         }
     }
@@ -384,6 +439,16 @@ fn in_folder(student: &str, dir: &Path, wanted: &str, markers: &[String]) -> Sub
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn py<'a>(name: &'a [&'a str], markers: &'a [String]) -> Wanted<'a> {
+        Wanted {
+            names: name,
+            extensions: &[".py"],
+            markers,
+            kinds: "Python",
+            chosen: false,
+        }
+    }
 
     fn write(p: &Path, text: &str) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -401,9 +466,12 @@ mod tests {
         std::fs::create_dir_all(r.join("eve")).unwrap();
         write(&r.join("fay.py"), "");
         write(&r.join(".git/x.py"), "");
-        let subs = discover(r, "salbLLfunctions.py", &["def willfinish(".to_owned()])
-            .unwrap()
-            .submissions;
+        let subs = discover(
+            r,
+            &py(&["salbLLfunctions.py"], &["def willfinish(".to_owned()]),
+        )
+        .unwrap()
+        .submissions;
         let names: Vec<&str> = subs.iter().map(|s| s.student.as_str()).collect();
         assert_eq!(names, ["ann", "bob", "cat", "dan", "eve", "fay"]);
         assert!(
@@ -423,11 +491,11 @@ mod tests {
     fn empty_and_missing_folders_are_errors() {
         let t = tempfile::tempdir().unwrap();
         assert!(matches!(
-            discover(t.path(), "x.py", &[]),
+            discover(t.path(), &py(&["x.py"], &[])),
             Err(DiscoverError::Empty(_))
         ));
         assert!(matches!(
-            discover(&t.path().join("nope"), "x.py", &[]),
+            discover(&t.path().join("nope"), &py(&["x.py"], &[])),
             Err(DiscoverError::NotAFolder(_))
         ));
     }
@@ -447,7 +515,7 @@ mod tests {
         write(&r.join("a b.py"), "");
         write(&r.join("a_b.py"), "");
         write(&r.join("carol.py"), "");
-        let d = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        let d = discover(r, &py(&["salbLLfunctions.py"], &[])).unwrap();
         let ids = names(&d);
         assert_eq!(ids.len(), 7, "{ids:?}");
         let keys: std::collections::BTreeSet<String> =
@@ -461,7 +529,7 @@ mod tests {
                 .any(|w| w.contains("`alice.py`") && w.contains("`alice`"))
         );
         // The same folder gives the same identifiers, whatever the listing order.
-        let again = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        let again = discover(r, &py(&["salbLLfunctions.py"], &[])).unwrap();
         assert_eq!(names(&again), ids);
         let mut entries: Vec<Entry> = ["alice", "alice.py"]
             .iter()
@@ -506,7 +574,11 @@ mod tests {
         .unwrap();
         std::fs::create_dir_all(r.join("eve")).unwrap();
         symlink(&outside, r.join("eve/src")).unwrap();
-        let d = discover(&r, "salbLLfunctions.py", &["def willfinish(".to_owned()]).unwrap();
+        let d = discover(
+            &r,
+            &py(&["salbLLfunctions.py"], &["def willfinish(".to_owned()]),
+        )
+        .unwrap();
         assert_eq!(names(&d), ["ann", "eve", "mallory", "trudy"]);
         for s in &d.submissions {
             assert_eq!(s.file, None, "{s:?}");
@@ -522,7 +594,7 @@ mod tests {
         write(&r.join("deep/a/b/c/salbLLfunctions.py"), "");
         write(&r.join("upper/SALBLLFUNCTIONS.PY"), "");
         write(&r.join("ok/a/b/salbLLfunctions.py"), "");
-        let d = discover(r, "salbLLfunctions.py", &[]).unwrap();
+        let d = discover(r, &py(&["salbLLfunctions.py"], &[])).unwrap();
         let s = &d.submissions;
         assert!(
             s[0].problem

@@ -8,6 +8,7 @@
 //! proves the harness: if the model solution fails a case, grading stops with
 //! an error instead of marking students against a wrong expectation.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -22,8 +23,23 @@ use crate::grading::shrink::{self, Budget, Counterexample};
 use crate::grading::{self, rubric::Rubric};
 use crate::outcome::RawOutcome;
 use crate::report::StudentReport;
-use crate::runner::{self, Harness, RunnerConfig};
+use crate::runner::{self, Harness, Language, RunnerConfig};
 use crate::verdict::{Verdict, VerdictKind};
+
+/// The language of a submitted file, by its extension.
+pub(crate) fn language_of(file: &Path) -> Option<Language> {
+    Language::of_file(&file.file_name()?.to_string_lossy())
+}
+
+/// Whether C++ source defines a `main` of its own (a call `main(` after a
+/// non-identifier character is taken as one: a warning, never a verdict).
+fn defines_main(source: &str) -> bool {
+    source.match_indices("main").any(|(i, _)| {
+        let before = source[..i].chars().next_back();
+        let after = source[i + 4..].trim_start().chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after == Some('(')
+    })
+}
 
 /// How per-case deadlines are chosen.
 #[derive(Debug, Clone, Copy)]
@@ -37,15 +53,30 @@ const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Everything shared by the students of one run. Only [`Engine::new`]
 /// makes one, and it calibrates: no engine exists without deadlines.
+/// The run's sandboxes are reaped to the last process when it ends.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if self.runner.sandbox == runner::SandboxKind::Bwrap {
+            runner::reap_leftovers();
+        }
+    }
+}
+
 pub(crate) struct Engine {
     pub assignment: &'static dyn Assignment,
     pub runner: RunnerConfig,
     pub case_file: CaseFile,
-    deadlines: Vec<Duration>,
     pub rubric: Rubric,
     /// Time per student for shrinking failures; zero turns shrinking off.
     shrink_budget: Duration,
+    /// Each language graded in this run, its harness and its deadlines
+    /// (calibrated on that language's model solution).
+    languages: BTreeMap<Language, Calibrated>,
+}
+
+struct Calibrated {
     harness: Harness,
+    deadlines: Vec<Duration>,
 }
 
 /// Candidates one shrink search may try, whatever its time budget.
@@ -126,6 +157,7 @@ pub(crate) fn check_case_file(
 impl Engine {
     /// Prepares a run: runs the model solution on every case in the same
     /// sandbox, which proves the harness and sets each case's deadline.
+    /// Each of `languages` is calibrated on its own model solution.
     pub(crate) fn new(
         assignment: &'static dyn Assignment,
         runner: RunnerConfig,
@@ -133,17 +165,38 @@ impl Engine {
         rubric: Rubric,
         policy: DeadlinePolicy,
         shrink_budget: Duration,
+        languages: &[Language],
     ) -> anyhow::Result<Engine> {
-        let harness = assignment.harness();
-        let deadlines = calibrate(assignment, &harness, &runner, &case_file.cases, policy)?;
+        let mut calibrated = BTreeMap::new();
+        for &language in languages {
+            let (Some(harness), Some(model)) = (
+                assignment.harness(language),
+                assignment.model_solution(language),
+            ) else {
+                bail!(
+                    "assignment `{}` takes no {} submissions",
+                    assignment.id(),
+                    language.name()
+                );
+            };
+            let deadlines = calibrate(
+                assignment,
+                &harness,
+                model,
+                &runner,
+                &case_file.cases,
+                policy,
+            )
+            .with_context(|| format!("{} model solution", language.name()))?;
+            calibrated.insert(language, Calibrated { harness, deadlines });
+        }
         Ok(Engine {
             assignment,
             runner,
             case_file,
-            deadlines,
             rubric,
             shrink_budget,
-            harness,
+            languages: calibrated,
         })
     }
 }
@@ -152,20 +205,14 @@ impl Engine {
 fn calibrate(
     assignment: &dyn Assignment,
     harness: &Harness,
+    model: &str,
     runner: &RunnerConfig,
     cases: &[Case],
     policy: DeadlinePolicy,
 ) -> anyhow::Result<Vec<Duration>> {
     let generous = vec![CALIBRATION_DEADLINE; cases.len()];
-    let run = runner::run_submission(
-        runner,
-        harness,
-        assignment.model_solution().as_bytes(),
-        cases,
-        &generous,
-        0,
-    )
-    .context("cannot run the model solution")?;
+    let run = runner::run_submission(runner, harness, model.as_bytes(), cases, &generous, 0)
+        .context("cannot run the model solution")?;
     let results = grading::judge_all(assignment, cases, &run.outcomes);
     if let Some((case, r)) = cases
         .iter()
@@ -213,6 +260,7 @@ impl Engine {
     fn shrink_failures(
         &self,
         runner: &mut runner::SubmissionRunner<'_>,
+        deadlines: &[Duration],
         results: &[grading::CaseResult],
     ) -> Vec<Counterexample> {
         if self.shrink_budget.is_zero() {
@@ -229,7 +277,7 @@ impl Engine {
         let end = Instant::now() + self.shrink_budget;
         let mut found = Vec::new();
         for (n, &i) in starts.iter().enumerate() {
-            let (result, case, deadline) = (&results[i], &cases[i], self.deadlines[i]);
+            let (result, case, deadline) = (&results[i], &cases[i], deadlines[i]);
             // Each function gets an equal share of what is left, so one slow
             // search cannot starve the others.
             let left = end.saturating_duration_since(Instant::now());
@@ -275,22 +323,50 @@ impl Engine {
             (Some(file), None) => {
                 let source = std::fs::read(file)
                     .with_context(|| format!("cannot read `{}`", file.display()))?;
-                match check_rule(&self.runner, self.assignment, &source, slot)? {
-                    Ok(found) => {
-                        violations = found;
-                        rule_checked = true;
+                let context = || format!("cannot grade `{}`", file.display());
+                let language = language_of(file);
+                let calibrated =
+                    language
+                        .and_then(|l| self.languages.get(&l))
+                        .with_context(|| {
+                            format!(
+                                "`{}` is not in a language this run grades (a salgrade bug)",
+                                file.display()
+                            )
+                        })?;
+                if language == Some(Language::Python) {
+                    match check_rule(&self.runner, self.assignment, &source, slot)? {
+                        Ok(found) => {
+                            violations = found;
+                            rule_checked = true;
+                        }
+                        Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
                     }
-                    Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
+                } else {
+                    rule_checked = self.assignment.container_rule().is_none();
+                    if defines_main(&String::from_utf8_lossy(&source)) {
+                        warnings.push(
+                            "your `main` is not run: the harness's `main` calls your functions"
+                                .to_owned(),
+                        );
+                    }
                 }
                 let mut runner =
-                    runner::SubmissionRunner::new(&self.runner, &self.harness, &source, slot);
-                let context = || format!("cannot grade `{}`", file.display());
+                    runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot)
+                        .with_context(context)?;
+                warnings.extend(
+                    runner
+                        .build_warnings()
+                        .iter()
+                        .map(|w| format!("compiler warning: {w}")),
+                );
                 let mut outcomes = Vec::with_capacity(cases.len());
-                for (case, &deadline) in cases.iter().zip(&self.deadlines) {
+                for (case, &deadline) in cases.iter().zip(&calibrated.deadlines) {
                     outcomes.push(runner.run(case, deadline).with_context(context)?);
                 }
                 let results = grading::judge_all(self.assignment, cases, &outcomes);
-                counterexamples = self.shrink_failures(&mut runner, &results);
+                counterexamples =
+                    self.shrink_failures(&mut runner, &calibrated.deadlines, &results);
                 let (out, err) = runner.finish();
                 stdout = out.excerpt();
                 stderr = err.excerpt();

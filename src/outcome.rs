@@ -113,6 +113,10 @@ pub(crate) enum ImportProblem {
     TimedOut { limit_ms: u64 },
     /// The process died while importing (`os._exit`, a crash, a kill).
     Died { death: Death },
+    /// A compiled submission did not build.
+    BuildFailed {
+        failure: crate::runner::cxx::BuildFailure,
+    },
 }
 
 /// The raw outcome of one case: facts, no judgement.

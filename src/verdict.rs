@@ -19,6 +19,8 @@ pub(crate) enum VerdictKind {
     ProcessDied,
     MissingFunction,
     ImportFailed,
+    /// A compiled submission did not build (its first errors in the detail).
+    BuildFailed,
     /// salgrade could not read an answer: a bug of ours, never the student's.
     HarnessError,
 }
@@ -38,6 +40,7 @@ impl VerdictKind {
             VerdictKind::ProcessDied => "process_died",
             VerdictKind::MissingFunction => "missing_function",
             VerdictKind::ImportFailed => "import_failed",
+            VerdictKind::BuildFailed => "build_failed",
             VerdictKind::HarnessError => "harness_error",
         }
     }
@@ -70,6 +73,9 @@ impl VerdictKind {
             VerdictKind::MissingFunction => "the module does not define this function",
             VerdictKind::ImportFailed => {
                 "the module could not be imported, so nothing in it could be run"
+            }
+            VerdictKind::BuildFailed => {
+                "the file did not compile, so nothing in it could be run: fix the first error shown"
             }
             VerdictKind::HarnessError => {
                 "salgrade could not read your function's answer: this is a salgrade bug, not yours; please report it"

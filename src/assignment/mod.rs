@@ -15,7 +15,7 @@ pub(crate) mod values;
 
 use salgrade_reference::{Case, CaseFile, Options};
 
-use crate::runner::Harness;
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 
 /// Every assignment salgrade grades, the default first.
@@ -80,8 +80,13 @@ pub(crate) trait Assignment: Sync {
     /// The functions a student writes (for a class, the call kinds graded),
     /// in report order.
     fn functions(&self) -> &'static [&'static str];
-    /// The file name the student submits.
+    /// The file name the student submits in Python (the language every
+    /// assignment has); [`Assignment::harness`] names the others'.
     fn student_file(&self) -> &'static str;
+    /// The languages a submission may be written in, Python first.
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Python]
+    }
     /// Text that shows a file defines the functions, to find a misnamed
     /// submission.
     fn definition_markers(&self) -> Vec<String> {
@@ -90,10 +95,11 @@ pub(crate) trait Assignment: Sync {
             .map(|f| format!("def {f}("))
             .collect()
     }
-    /// What the sandbox needs beside the student's file.
-    fn harness(&self) -> Harness;
-    /// A solution that must pass every case.
-    fn model_solution(&self) -> &'static str;
+    /// What the runner needs to run a submission in `language`; `None` for
+    /// a language the assignment does not take.
+    fn harness(&self, language: Language) -> Option<Harness>;
+    /// A solution in `language` that must pass every case.
+    fn model_solution(&self, language: Language) -> Option<&'static str>;
     /// The options this assignment takes, for `salgrade assignments`.
     fn option_help(&self) -> Option<&'static str> {
         None
@@ -155,6 +161,11 @@ pub(crate) trait Assignment: Sync {
         args: &[u64],
         options: &Options,
     ) -> Result<String, String>;
+}
+
+/// The file a student submits in `language`, if the assignment takes it.
+pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Option<&'static str> {
+    assignment.harness(language).map(|h| h.student_file())
 }
 
 /// The verdict's hint, in this assignment's words where it has its own.

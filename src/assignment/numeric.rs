@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::values::{Plain, python};
 use super::{Assignment, Question};
-use crate::runner::Harness;
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 
 /// One integer-answer assignment, described by its reference functions.
@@ -23,8 +23,8 @@ pub(crate) trait IntProblem: Sync {
     /// The one graded function (or method).
     fn functions(&self) -> &'static [&'static str];
     fn definition_markers(&self) -> Vec<String>;
-    fn harness(&self) -> Harness;
-    fn model_solution(&self) -> &'static str;
+    fn harness(&self, language: Language) -> Option<Harness>;
+    fn model_solution(&self, language: Language) -> Option<&'static str>;
     fn parse(&self, input: &serde_json::Value) -> Result<Self::Input, String>;
     fn answer(&self, input: &Self::Input) -> i64;
     fn generate(&self, seed: u64, random: usize) -> Vec<Case>;
@@ -99,12 +99,16 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         self.0.definition_markers()
     }
 
-    fn harness(&self) -> Harness {
-        self.0.harness()
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Python, Language::Cpp]
     }
 
-    fn model_solution(&self) -> &'static str {
-        self.0.model_solution()
+    fn harness(&self, language: Language) -> Option<Harness> {
+        self.0.harness(language)
+    }
+
+    fn model_solution(&self, language: Language) -> Option<&'static str> {
+        self.0.model_solution(language)
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {

@@ -114,5 +114,18 @@ pub(crate) fn import_verdict(problem: &ImportProblem) -> Verdict {
                 death.describe()
             ),
         ),
+        ImportProblem::BuildFailed { failure } => {
+            let mut lines = failure.errors.clone();
+            lines.extend(failure.note.clone());
+            Verdict {
+                line: failure.errors.first().and_then(|e| line_of(e)),
+                ..Verdict::detail(VerdictKind::BuildFailed, lines.join("\n"))
+            }
+        }
     }
+}
+
+/// The line of a `file:line:column: message` diagnostic.
+fn line_of(diagnostic: &str) -> Option<u32> {
+    diagnostic.split(':').nth(1)?.parse().ok()
 }

@@ -49,7 +49,10 @@ pub(crate) struct Counterexample {
 pub(crate) fn worth_shrinking(kind: VerdictKind) -> bool {
     !matches!(
         kind,
-        VerdictKind::Pass | VerdictKind::MissingFunction | VerdictKind::ImportFailed
+        VerdictKind::Pass
+            | VerdictKind::MissingFunction
+            | VerdictKind::ImportFailed
+            | VerdictKind::BuildFailed
     )
 }
 

@@ -31,16 +31,13 @@ pub(crate) fn lint_source(
 ) -> Result<LintRun, SessionError> {
     super::unix::become_subreaper();
     let files = [
-        SessionFile {
-            name: student_file,
-            contents: source,
-        },
-        SessionFile {
-            name: CHECKER_NAME,
-            contents: CHECKER_PY.as_bytes(),
-        },
+        SessionFile::text(student_file, source),
+        SessionFile::text(CHECKER_NAME, CHECKER_PY.as_bytes()),
     ];
-    let (mut session, started) = Session::start(cfg, &files, &[CHECKER_NAME], slot)?;
+    let program = cfg
+        .python
+        .program(CHECKER_NAME, &[], cfg.limits, cfg.drop_privileges);
+    let (mut session, started) = Session::start(cfg, &files, &program, slot)?;
     let failed = |why: String| Ok(LintRun::Unreadable(why));
     match started {
         Started::Ready { .. } => {}

@@ -10,6 +10,7 @@
 
 pub(crate) mod capture;
 pub(crate) mod cgroup;
+pub(crate) mod cxx;
 pub(crate) mod lint;
 pub(crate) mod protocol;
 pub(crate) mod sandbox;
@@ -40,14 +41,78 @@ const DRIVER_PY: &str = include_str!("driver.py");
 const ADAPTER_MODULE: &str = "_salgrade_adapter";
 const ADAPTER_FILE: &str = "_salgrade_adapter.py";
 
-/// What the runner needs from an assignment, and nothing more: the
-/// student's file name, the files placed beside it, and the adapter the
-/// generic driver loads to build inputs and describe results.
+/// What the runner needs from an assignment for one language, and nothing
+/// more.
 #[derive(Debug, Clone)]
-pub(crate) struct Harness {
-    pub student_file: &'static str,
-    pub support: Vec<(&'static str, &'static str)>,
-    pub adapter: &'static str,
+pub(crate) enum Harness {
+    /// The student's file, the files placed beside it, and the adapter the
+    /// generic Python driver loads to build inputs and describe results.
+    Python {
+        student_file: &'static str,
+        support: Vec<(&'static str, &'static str)>,
+        adapter: &'static str,
+    },
+    /// The translation units a C++ submission is built with.
+    Cxx(cxx::CxxHarness),
+}
+
+impl Harness {
+    /// The file name the student submits.
+    pub(crate) fn student_file(&self) -> &'static str {
+        match self {
+            Harness::Python { student_file, .. } => student_file,
+            Harness::Cxx(h) => h.student_file,
+        }
+    }
+}
+
+/// The languages a submission can be written in.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Language {
+    /// Python 3 (`.py`).
+    Python,
+    /// C++20, built with g++ (`.cpp`, `.cc`, `.cxx`).
+    Cpp,
+}
+
+impl Language {
+    /// The language of a file, by its extension.
+    pub(crate) fn of_file(name: &str) -> Option<Language> {
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "py" => Some(Language::Python),
+            "cpp" | "cc" | "cxx" => Some(Language::Cpp),
+            _ => None,
+        }
+    }
+
+    /// The source file extensions of the language.
+    pub(crate) fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Language::Python => &[".py"],
+            Language::Cpp => &[".cpp", ".cc", ".cxx"],
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::Cpp => "C++",
+        }
+    }
 }
 
 /// Everything the runner learned about one submission.
@@ -66,7 +131,7 @@ pub(crate) fn run_submission(
     deadlines: &[Duration],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
-    let mut runner = SubmissionRunner::new(cfg, harness, source, slot);
+    let mut runner = SubmissionRunner::new(cfg, harness, source, slot)?;
     let mut outcomes = Vec::with_capacity(cases.len());
     for (case, &deadline) in cases.iter().zip(deadlines) {
         outcomes.push(runner.run(case, deadline)?);
@@ -77,58 +142,94 @@ pub(crate) fn run_submission(
 
 /// One submission's cases, put one at a time to a driver process that is
 /// kept between cases (and replaced after a timeout or a death). Shrinking
-/// uses the same process for the cases it makes up as it goes.
+/// uses the same process for the cases it makes up as it goes. A C++
+/// submission is built once, here; a restart runs the same program again.
 pub(crate) struct SubmissionRunner<'a> {
     cfg: &'a RunnerConfig,
-    student_file: &'a str,
-    files: Vec<SessionFile<'a>>,
+    prepared: Prepared<'a>,
     slot: usize,
     current: Option<Ready>,
     broken: Option<ImportProblem>,
     timeout_confirmed: bool,
     stdout: Captured,
     stderr: Captured,
+    /// The compiler's warnings on the student's file, for the feedback.
+    build_warnings: Vec<String>,
+}
+
+/// What every session of a submission starts from.
+enum Prepared<'a> {
+    Python {
+        student_file: &'a str,
+        files: Vec<SessionFile<'a>>,
+    },
+    /// The built program, written afresh for each session (a student's
+    /// program may delete or change files in its folder).
+    Compiled { program: Vec<u8> },
+    /// Nothing can run (the build failed): `broken` says why.
+    Nothing,
 }
 
 impl<'a> SubmissionRunner<'a> {
+    /// Prepares a submission; for C++ this builds it, in the sandbox. A
+    /// failed build is the student's: every case then gets `build_failed`.
     pub(crate) fn new(
         cfg: &'a RunnerConfig,
-        harness: &Harness,
+        harness: &'a Harness,
         source: &'a [u8],
         slot: usize,
-    ) -> SubmissionRunner<'a> {
+    ) -> Result<SubmissionRunner<'a>, SessionError> {
         unix::become_subreaper();
-        let mut files: Vec<SessionFile<'a>> = harness
-            .support
-            .iter()
-            .map(|&(name, text)| SessionFile {
-                name,
-                contents: text.as_bytes(),
-            })
-            .collect();
-        files.push(SessionFile {
-            name: harness.student_file,
-            contents: source,
-        });
-        files.push(SessionFile {
-            name: DRIVER_NAME,
-            contents: DRIVER_PY.as_bytes(),
-        });
-        files.push(SessionFile {
-            name: ADAPTER_FILE,
-            contents: harness.adapter.as_bytes(),
-        });
-        SubmissionRunner {
+        let mut runner = SubmissionRunner {
             cfg,
-            student_file: harness.student_file,
-            files,
+            prepared: Prepared::Nothing,
             slot,
             current: None,
             broken: None,
             timeout_confirmed: false,
             stdout: Captured::default(),
             stderr: Captured::default(),
+            build_warnings: Vec::new(),
+        };
+        match harness {
+            Harness::Python {
+                student_file,
+                support,
+                adapter,
+            } => {
+                let mut files: Vec<SessionFile<'a>> = support
+                    .iter()
+                    .map(|&(name, text)| SessionFile::text(name, text.as_bytes()))
+                    .collect();
+                files.push(SessionFile::text(student_file, source));
+                files.push(SessionFile::text(DRIVER_NAME, DRIVER_PY.as_bytes()));
+                files.push(SessionFile::text(ADAPTER_FILE, adapter.as_bytes()));
+                runner.prepared = Prepared::Python {
+                    student_file,
+                    files,
+                };
+            }
+            Harness::Cxx(h) => {
+                let Some(compiler) = &cfg.cxx else {
+                    return Err(SessionError::NoCompiler);
+                };
+                match cxx::build(cfg, compiler, h, source, slot)? {
+                    Ok(built) => {
+                        runner.build_warnings = built.warnings;
+                        runner.prepared = Prepared::Compiled {
+                            program: built.program,
+                        };
+                    }
+                    Err(failure) => runner.broken = Some(ImportProblem::BuildFailed { failure }),
+                }
+            }
         }
+        Ok(runner)
+    }
+
+    /// The compiler's warnings on the student's file (C++ only).
+    pub(crate) fn build_warnings(&self) -> &[String] {
+        &self.build_warnings
     }
 
     /// Puts one case to the submission. The first timeout of a submission is
@@ -216,8 +317,29 @@ impl<'a> SubmissionRunner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
-        let entry = [DRIVER_NAME, self.student_file, ADAPTER_MODULE];
-        let (mut session, started) = Session::start(self.cfg, &self.files, &entry, self.slot)?;
+        let (mut session, started) = match &self.prepared {
+            Prepared::Python {
+                student_file,
+                files,
+            } => {
+                let program = self.cfg.python.program(
+                    DRIVER_NAME,
+                    &[student_file, ADAPTER_MODULE],
+                    self.cfg.limits,
+                    self.cfg.drop_privileges,
+                );
+                Session::start(self.cfg, files, &program, self.slot)?
+            }
+            Prepared::Compiled { program } => {
+                let files = [SessionFile {
+                    name: cxx::PROGRAM_NAME,
+                    contents: program,
+                    executable: true,
+                }];
+                Session::start(self.cfg, &files, &cxx::program(self.cfg), self.slot)?
+            }
+            Prepared::Nothing => return Err(SessionError::NothingToRun),
+        };
         let problem = match started {
             Started::Ready { functions } => return Ok(Ok((session, functions))),
             Started::ImportFailed(error) => ImportProblem::Raised { error },
@@ -251,6 +373,21 @@ type Ready = (Session, BTreeMap<String, bool>);
 /// resumes; commands without a journal leave it unset.
 pub(crate) static INTERRUPT_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
+/// Reaps what a run's sandboxes left: a bubblewrap sandbox's PID 1 is
+/// re-parented to salgrade a moment after the session that ran it ended,
+/// and a session's own sweep can miss it. Called once a run is done, so no
+/// zombie outlives salgrade (PID 1 of a container may never reap it).
+pub(crate) fn reap_leftovers() {
+    let until = std::time::Instant::now() + Duration::from_millis(500);
+    loop {
+        unix::reap_orphans(unix::Orphans::SandboxZombies);
+        if !unix::has_sandbox_children() || std::time::Instant::now() >= until {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI cancel, a closed terminal),
 /// kills every student process before salgrade exits: they sit in their own
 /// process groups, so the terminal's signal does not reach them. Every live
@@ -268,6 +405,9 @@ pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>
             if let Some(cgroups) = cgroups.as_ref().and_then(std::sync::Weak::upgrade) {
                 cgroups.shut_down();
             }
+            // The killed sandboxes' PID 1s come back to salgrade to be
+            // reaped; exiting first would leave them to the machine's PID 1.
+            reap_leftovers();
             eprintln!(
                 "\ninterrupted: every student process was killed{}",
                 INTERRUPT_NOTE.get().map(String::as_str).unwrap_or("")

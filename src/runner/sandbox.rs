@@ -94,7 +94,7 @@ const ENV: &[(&str, &str)] = &[
     ("HOME", "/tmp"),
 ];
 
-/// What a session needs to start its driver.
+/// What a session needs to start its program.
 pub(crate) struct Launch {
     pub command: Command,
     pub limits: Option<ChildLimits>,
@@ -103,34 +103,47 @@ pub(crate) struct Launch {
     pub sweep_uid: Option<u32>,
 }
 
-pub(crate) fn launch(
-    kind: SandboxKind,
-    python: &Python,
-    dir: &Path,
-    entry: &[&str],
-    limits: &Limits,
-    slot: usize,
-    drop_privileges: bool,
-) -> Launch {
+/// Where a program's executable is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Executable<'a> {
+    /// An installed program (the interpreter, the compiler).
+    System(&'a Path),
+    /// A file in the session folder (a compiled submission).
+    InSession(&'a str),
+}
+
+/// A program to run in the sandbox, as a toolchain describes it.
+#[derive(Debug, Clone)]
+pub(crate) struct Program<'a> {
+    pub executable: Executable<'a>,
+    pub args: Vec<String>,
+    /// Trees outside `/usr` the program needs to see (read-only).
+    pub binds: Vec<&'a Path>,
+    /// Run as the slot's unprivileged uid (only as root; see `can_drop`).
+    pub drop_privileges: bool,
+    /// The resource limits, when not the run's own (a compiler's).
+    pub limits: Limits,
+}
+
+pub(crate) fn launch(kind: SandboxKind, program: &Program<'_>, dir: &Path, slot: usize) -> Launch {
     let uid = SANDBOX_UID_BASE + slot as u32;
-    let identity = drop_privileges.then_some(Identity { uid, gid: uid });
-    // The script, the protocol descriptors (see `unix::prepare`), then the
-    // script's own arguments.
-    let (script, rest) = entry.split_first().map_or(("", &[][..]), |(s, r)| (*s, r));
-    let driver_args: Vec<&str> = [script, "3", "4"]
-        .into_iter()
-        .chain(rest.iter().copied())
-        .collect();
+    let identity = program
+        .drop_privileges
+        .then_some(Identity { uid, gid: uid });
+    let outside = match program.executable {
+        Executable::System(p) => p.to_path_buf(),
+        Executable::InSession(name) => dir.join(name),
+    };
     let plain = || {
-        let mut command = Command::new(&python.executable);
+        let mut command = Command::new(&outside);
         command
-            .args(["-I", "-S"])
-            .args(&driver_args)
+            .args(&program.args)
             .current_dir(dir)
             .env_clear()
             .envs(ENV.iter().copied());
         command
     };
+    let limits = Some(program.limits.child_limits());
     match kind {
         SandboxKind::None => Launch {
             command: plain(),
@@ -140,7 +153,7 @@ pub(crate) fn launch(
         },
         SandboxKind::Rlimit => Launch {
             command: plain(),
-            limits: Some(limits.child_limits()),
+            limits,
             identity,
             sweep_uid: identity.map(|i| i.uid),
         },
@@ -169,9 +182,11 @@ pub(crate) fn launch(
                     command.args(["--ro-bind-try", link, link]);
                 }
             }
-            if !python.prefix.starts_with("/usr") {
-                let p = python.prefix.to_string_lossy();
-                command.args(["--ro-bind", &p, &p]);
+            for bind in &program.binds {
+                if !bind.starts_with("/usr") {
+                    let p = bind.to_string_lossy();
+                    command.args(["--ro-bind", &p, &p]);
+                }
             }
             command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
             command.args([
@@ -182,15 +197,16 @@ pub(crate) fn launch(
                 INSIDE_DIR,
             ]);
             command.arg("--");
-            command
-                .arg(&python.executable)
-                .args(["-I", "-S"])
-                .args(&driver_args);
+            match program.executable {
+                Executable::System(p) => command.arg(p),
+                Executable::InSession(name) => command.arg(Path::new(INSIDE_DIR).join(name)),
+            };
+            command.args(&program.args);
             // As root, bubblewrap itself starts as the slot's uid (it then
             // needs unprivileged user namespaces, checked by `can_drop`).
             Launch {
                 command,
-                limits: Some(limits.child_limits()),
+                limits,
                 identity,
                 sweep_uid: identity.map(|i| i.uid),
             }
@@ -198,15 +214,47 @@ pub(crate) fn launch(
     }
 }
 
+impl Python {
+    /// The interpreter running `script` (with the protocol descriptors and
+    /// `args` after it), isolated from the user's site and environment.
+    pub(crate) fn program<'a>(
+        &'a self,
+        script: &str,
+        args: &[&str],
+        limits: Limits,
+        drop_privileges: bool,
+    ) -> Program<'a> {
+        let mut all = vec!["-I".to_owned(), "-S".to_owned(), script.to_owned()];
+        all.extend(PROTOCOL_FD_ARGS.iter().map(|a| (*a).to_owned()));
+        all.extend(args.iter().map(|a| (*a).to_owned()));
+        Program {
+            executable: Executable::System(&self.executable),
+            args: all,
+            binds: vec![&self.prefix],
+            drop_privileges,
+            limits,
+        }
+    }
+}
+
+/// The descriptors the protocol pipes appear on in the child (`unix::prepare`).
+pub(crate) const PROTOCOL_FD_ARGS: [&str; 2] = ["3", "4"];
+
 /// Whether student code should run as an unprivileged uid per slot: only
 /// when salgrade is root, the interpreter is reachable by other users, and
 /// (for bubblewrap) an unprivileged user can create its namespaces.
 pub(crate) fn can_drop(kind: SandboxKind, python: &Python) -> bool {
+    world_reachable(&python.executable)
+        && world_reachable(&python.prefix.join("lib"))
+        && can_drop_compiled(kind)
+}
+
+/// Whether compiled code (and the compiler, installed for every user) can
+/// run as a uid per slot: as root, in a sandbox that can start as that uid.
+pub(crate) fn can_drop_compiled(kind: SandboxKind) -> bool {
     super::unix::is_root()
         && kind != SandboxKind::None
-        && world_reachable(&python.executable)
-        && world_reachable(&python.prefix.join("lib"))
-        && (kind != SandboxKind::Bwrap || bwrap_works_as(Some(SANDBOX_UID_BASE)))
+        && (kind != SandboxKind::Bwrap || bwrap_works_unprivileged())
 }
 
 /// Whether every directory above `path` lets others through, so an
@@ -222,17 +270,29 @@ fn world_reachable(path: &Path) -> bool {
 
 /// Whether bubblewrap is installed and can create its namespaces here.
 pub(crate) fn bwrap_works() -> bool {
-    bwrap_works_as(None)
+    static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORKS.get_or_init(|| bwrap_works_as(None))
+}
+
+/// Whether bubblewrap works when started as the first slot's uid (probed
+/// once a run).
+fn bwrap_works_unprivileged() -> bool {
+    static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORKS.get_or_init(|| bwrap_works_as(Some(SANDBOX_UID_BASE)))
 }
 
 fn bwrap_works_as(uid: Option<u32>) -> bool {
+    // The probe's sandbox PID 1 is re-parented to salgrade when bubblewrap
+    // exits: as a subreaper salgrade can reap it, where otherwise it would
+    // be left a zombie to the machine's PID 1.
+    super::unix::become_subreaper();
     let mut command = Command::new("bwrap");
     if let Some(uid) = uid {
         use std::os::unix::process::CommandExt;
         // As root, std also drops the supplementary groups.
         command.uid(uid).gid(uid);
     }
-    command
+    let works = command
         .args([
             "--unshare-all",
             "--die-with-parent",
@@ -247,5 +307,7 @@ fn bwrap_works_as(uid: Option<u32>) -> bool {
         .stderr(std::process::Stdio::null())
         .status()
         .map(|s| s.success())
-        .unwrap_or(false)
+        .unwrap_or(false);
+    super::reap_leftovers();
+    works
 }

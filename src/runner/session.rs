@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use super::capture::{self, Captured, Shared};
 use super::cgroup::{Cgroups, SlotGroup};
 use super::protocol::{self, Message, Request};
-use super::sandbox::{self, Limits, Python, SandboxKind};
+use super::sandbox::{self, Limits, Program, Python, SandboxKind};
 use super::unix::{self, Group};
 use crate::outcome::{Death, RaisedError};
 
@@ -49,6 +49,10 @@ pub(crate) enum SessionError {
         v = protocol::PROTOCOL
     )]
     Protocol(u32),
+    #[error("no C++ compiler was set up for this run (a salgrade bug)")]
+    NoCompiler,
+    #[error("nothing to run for this submission (a salgrade bug)")]
+    NothingToRun,
     #[error("cannot start `{program}`")]
     Spawn {
         program: String,
@@ -64,6 +68,15 @@ pub(crate) enum Started {
     ImportFailed(RaisedError),
     ImportTimedOut,
     Died(Death),
+}
+
+/// How a run to the end went: how it ended (`None` at the deadline), the
+/// file asked for if it was made, and what it printed.
+pub(crate) struct RunToEnd {
+    pub ended: Option<Death>,
+    pub kept: Option<Vec<u8>>,
+    pub stdout: Captured,
+    pub stderr: Captured,
 }
 
 /// How one call ended.
@@ -84,6 +97,10 @@ enum Event {
 #[derive(Debug, Clone)]
 pub(crate) struct RunnerConfig {
     pub python: Python,
+    /// The C++ compiler, when a C++ submission is to be graded.
+    pub cxx: Option<super::cxx::Cxx>,
+    /// The deadline and limits of a C++ build.
+    pub build: super::cxx::BuildSettings,
     pub sandbox: SandboxKind,
     pub limits: Limits,
     pub import_timeout: Duration,
@@ -91,9 +108,12 @@ pub(crate) struct RunnerConfig {
     pub output_cap: usize,
     /// Per-slot pids and memory cgroups, where a writable hierarchy exists.
     pub cgroups: Option<std::sync::Arc<Cgroups>>,
-    /// Run student code as an unprivileged uid per slot (only as root, and
-    /// only where that uid can reach the interpreter).
+    /// Run Python student code as an unprivileged uid per slot (only as
+    /// root, and only where that uid can reach the interpreter).
     pub drop_privileges: bool,
+    /// Build and run compiled student code as an unprivileged uid per slot
+    /// (only as root; the compiler and the program are reachable by anyone).
+    pub drop_compiled: bool,
 }
 
 impl RunnerConfig {
@@ -110,8 +130,16 @@ impl RunnerConfig {
         if let Some(c) = &self.cgroups {
             parts.push(c.describe());
         }
-        if self.drop_privileges {
-            parts.push("an unprivileged uid per slot".to_owned());
+        match (
+            self.drop_privileges,
+            self.drop_compiled && self.cxx.is_some(),
+        ) {
+            (true, _) => parts.push("an unprivileged uid per slot".to_owned()),
+            (false, true) => parts.push("an unprivileged uid per slot for C++".to_owned()),
+            (false, false) => {}
+        }
+        if let Some(cxx) = &self.cxx {
+            parts.push(format!("C++: {}", cxx.version));
         }
         parts.join(", ")
     }
@@ -121,6 +149,18 @@ impl RunnerConfig {
 pub(crate) struct SessionFile<'a> {
     pub name: &'a str,
     pub contents: &'a [u8],
+    /// Mode 0700 instead of 0600 (a compiled program).
+    pub executable: bool,
+}
+
+impl<'a> SessionFile<'a> {
+    pub(crate) fn text(name: &'a str, contents: &'a [u8]) -> SessionFile<'a> {
+        SessionFile {
+            name,
+            contents,
+            executable: false,
+        }
+    }
 }
 
 pub(crate) struct Session {
@@ -140,37 +180,100 @@ pub(crate) struct Session {
 
 impl Session {
     /// Starts a program in a fresh folder holding `files`, and waits for its
-    /// first message within the import deadline. `entry` is the script and
-    /// its arguments after the two protocol descriptors.
+    /// first message within the import deadline.
     pub(crate) fn start(
         cfg: &RunnerConfig,
         files: &[SessionFile<'_>],
-        entry: &[&str],
+        program: &Program<'_>,
         slot: usize,
     ) -> Result<(Session, Started), SessionError> {
+        let mut session = Session::spawn(cfg, files, program, slot)?;
+        let started = match session.next_message(cfg.import_timeout) {
+            Ok(line) => match Message::parse(&line) {
+                Ok(Message::Ready {
+                    protocol,
+                    functions,
+                    ..
+                }) if protocol == protocol::PROTOCOL => Started::Ready { functions },
+                Ok(Message::Ready { protocol, .. }) => {
+                    session.end();
+                    return Err(SessionError::Protocol(protocol));
+                }
+                Ok(Message::ImportFailed { error }) => {
+                    session.end();
+                    Started::ImportFailed(error)
+                }
+                Ok(_) => Started::Died(
+                    session.kill_with_note("sent an answer before its first message".to_owned()),
+                ),
+                Err(e) => Started::Died(
+                    session.kill_with_note(format!("sent a malformed first message: {e}")),
+                ),
+            },
+            Err(Waited::TimedOut) => {
+                session.end();
+                Started::ImportTimedOut
+            }
+            Err(Waited::Died(d)) => Started::Died(d),
+        };
+        Ok((session, started))
+    }
+
+    /// Runs a program that speaks no protocol (a compiler) to its end, or
+    /// kills it at `deadline`. `Ok(death)` says how it ended (code 0 is
+    /// success); `Err(())` is the deadline.
+    pub(crate) fn run_to_end(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+        deadline: Duration,
+        keep: &str,
+    ) -> Result<RunToEnd, SessionError> {
+        let mut session = Session::spawn(cfg, files, program, slot)?;
+        let ended = match session.next_message(deadline) {
+            Ok(_) => Some(session.kill_with_note("wrote on the protocol channel".to_owned())),
+            Err(Waited::Died(death)) => Some(death),
+            Err(Waited::TimedOut) => {
+                session.end();
+                None
+            }
+        };
+        let kept = std::fs::read(session._dir.path().join(keep)).ok();
+        let (stdout, stderr) = session.output();
+        Ok(RunToEnd {
+            ended,
+            kept,
+            stdout,
+            stderr,
+        })
+    }
+
+    fn spawn(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::Builder::new()
             .prefix("salgrade-")
             .tempdir()
             .map_err(SessionError::TempDir)?;
         for f in files {
-            std::fs::write(dir.path().join(f.name), f.contents).map_err(|source| {
-                SessionError::WriteFile {
-                    name: f.name.to_owned(),
-                    source,
-                }
+            let path = dir.path().join(f.name);
+            let written = std::fs::write(&path, f.contents).and_then(|()| {
+                let mode = if f.executable { 0o700 } else { 0o600 };
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+            });
+            written.map_err(|source| SessionError::WriteFile {
+                name: f.name.to_owned(),
+                source,
             })?;
         }
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
-        let mut launch = sandbox::launch(
-            cfg.sandbox,
-            &cfg.python,
-            dir.path(),
-            entry,
-            &cfg.limits,
-            slot,
-            cfg.drop_privileges,
-        );
+        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot);
         let cgroup = match &cfg.cgroups {
             Some(c) if cfg.sandbox != SandboxKind::None => {
                 Some(c.slot(slot).map_err(SessionError::Cgroup)?)
@@ -224,7 +327,7 @@ impl Session {
             cfg.output_cap,
         );
 
-        let mut session = Session {
+        Ok(Session {
             child,
             group,
             requests: Some(req_tx),
@@ -237,36 +340,7 @@ impl Session {
             oom_baseline,
             finished: false,
             _dir: dir,
-        };
-        let started = match session.next_message(cfg.import_timeout) {
-            Ok(line) => match Message::parse(&line) {
-                Ok(Message::Ready {
-                    protocol,
-                    functions,
-                    ..
-                }) if protocol == protocol::PROTOCOL => Started::Ready { functions },
-                Ok(Message::Ready { protocol, .. }) => {
-                    session.end();
-                    return Err(SessionError::Protocol(protocol));
-                }
-                Ok(Message::ImportFailed { error }) => {
-                    session.end();
-                    Started::ImportFailed(error)
-                }
-                Ok(_) => Started::Died(
-                    session.kill_with_note("sent an answer before its first message".to_owned()),
-                ),
-                Err(e) => Started::Died(
-                    session.kill_with_note(format!("sent a malformed first message: {e}")),
-                ),
-            },
-            Err(Waited::TimedOut) => {
-                session.end();
-                Started::ImportTimedOut
-            }
-            Err(Waited::Died(d)) => Started::Died(d),
-        };
-        Ok((session, started))
+        })
     }
 
     /// Sends one request and waits for its answer until `deadline`.

@@ -71,6 +71,9 @@ pub(crate) fn choose_sandbox(
 pub(crate) struct Isolation {
     pub cgroups: Option<Arc<Cgroups>>,
     pub drop_privileges: bool,
+    /// Compiled code (and its compiler, installed for everyone) can run as a
+    /// uid per slot whatever the interpreter's location.
+    pub drop_compiled: bool,
     /// What is missing here and what that means, for the user.
     pub notes: Vec<String>,
 }
@@ -82,6 +85,7 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
         return Isolation {
             cgroups: None,
             drop_privileges: false,
+            drop_compiled: false,
             notes: vec!["`--sandbox none` runs student code without limits or isolation; use it for debugging only".to_owned()],
         };
     }
@@ -99,6 +103,7 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
     };
     super::kill_on_interrupt(cgroups.as_ref().map(Arc::downgrade));
     let drop_privileges = sandbox::can_drop(kind, python);
+    let drop_compiled = sandbox::can_drop_compiled(kind);
     if root && !drop_privileges {
         notes.push(format!(
             "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
@@ -109,6 +114,7 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
     Isolation {
         cgroups,
         drop_privileges,
+        drop_compiled,
         notes,
     }
 }

@@ -257,6 +257,31 @@ pub(crate) fn reap_orphans(kind: Orphans) {
     reap_pids(&mine);
 }
 
+/// Whether salgrade still has a child that lived in a nested PID namespace
+/// (a sandbox's PID 1 being torn down, or its zombie).
+pub(crate) fn has_sandbox_children() -> bool {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        std::fs::read_to_string(e.path().join("status")).is_ok_and(|status| {
+            let first = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .and_then(|v| v.split_whitespace().next())
+                    .map(str::to_owned)
+            };
+            let nested = status
+                .lines()
+                .find_map(|l| l.strip_prefix("NSpid:"))
+                .is_some_and(|v| v.split_whitespace().count() > 1);
+            first("PPid:").as_deref() == Some(me.as_str()) && nested
+        })
+    })
+}
+
 /// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).
 pub(crate) fn is_root() -> bool {
     Uid::effective().is_root()

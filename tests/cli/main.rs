@@ -17,6 +17,14 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+/// Tests that look for leftover processes machine-wide, and the one that
+/// SIGKILLs salgrade on purpose (which leaves its sandbox's processes to
+/// PID 1), take turns rather than see each other's.
+pub(crate) fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub(crate) fn salgrade() -> Command {
     let mut cmd = Command::cargo_bin("salgrade").expect("the binary is built");
     cmd.env_remove("RUST_LOG");

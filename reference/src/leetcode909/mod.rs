@@ -52,6 +52,9 @@ pub const FUNCTION: &str = "snakesAndLadders";
 /// A model solution: `class Solution` with `snakesAndLadders`.
 pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/leetcode909/solution.py");
 
+/// The model solution in C++ (the same algorithm), for C++ submissions.
+pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/leetcode909/solution.cpp");
+
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {
     serde_json::json!({ "answer": answer(input) })

@@ -50,6 +50,9 @@ pub const SEED_FUNCTION: &str = "getMinDiceThrows";
 /// A model solution: `min_throws.py` with `get_min_dice_throws`.
 pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/min_throws/min_throws.py");
 
+/// The model solution in C++ (the same algorithm), for C++ submissions.
+pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/min_throws/min_throws.cpp");
+
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {
     serde_json::json!({ "answer": answer(input) })

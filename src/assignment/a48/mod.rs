@@ -22,7 +22,7 @@ use serde::Deserialize;
 
 use super::values::{Plain, python};
 use super::{Assignment, ContainerRule, Question};
-use crate::runner::Harness;
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 use crate::words;
 
@@ -259,8 +259,8 @@ impl Assignment for A48 {
         "salbLLfunctions.py"
     }
 
-    fn harness(&self) -> Harness {
-        Harness {
+    fn harness(&self, language: Language) -> Option<Harness> {
+        (language == Language::Python).then(|| Harness::Python {
             student_file: self.student_file(),
             support: vec![
                 ("salboard.py", SALBOARD_PY),
@@ -268,11 +268,11 @@ impl Assignment for A48 {
                 super::VALUES_FILE,
             ],
             adapter: ADAPTER_PY,
-        }
+        })
     }
 
-    fn model_solution(&self) -> &'static str {
-        MODEL_SOLUTION_PY
+    fn model_solution(&self, language: Language) -> Option<&'static str> {
+        (language == Language::Python).then_some(MODEL_SOLUTION_PY)
     }
 
     fn option_help(&self) -> Option<&'static str> {

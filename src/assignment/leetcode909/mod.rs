@@ -8,7 +8,8 @@ use salgrade_reference::Case;
 use salgrade_reference::leetcode909::{self as reference, Input};
 
 use super::numeric::IntProblem;
-use crate::runner::Harness;
+use crate::runner::cxx::CxxHarness;
+use crate::runner::{Harness, Language};
 
 pub(crate) struct LeetCode909;
 
@@ -35,16 +36,26 @@ impl IntProblem for LeetCode909 {
         vec![format!("def {}(", reference::FUNCTION)]
     }
 
-    fn harness(&self) -> Harness {
-        Harness {
-            student_file: self.student_file(),
-            support: vec![super::VALUES_FILE],
-            adapter: include_str!("adapter.py"),
-        }
+    fn harness(&self, language: Language) -> Option<Harness> {
+        Some(match language {
+            Language::Python => Harness::Python {
+                student_file: self.student_file(),
+                support: vec![super::VALUES_FILE],
+                adapter: include_str!("adapter.py"),
+            },
+            Language::Cpp => Harness::Cxx(CxxHarness {
+                student_file: "solution.cpp",
+                wrapper: include_str!("student.cpp"),
+                adapter: include_str!("adapter.cpp"),
+            }),
+        })
     }
 
-    fn model_solution(&self) -> &'static str {
-        reference::MODEL_SOLUTION_PY
+    fn model_solution(&self, language: Language) -> Option<&'static str> {
+        Some(match language {
+            Language::Python => reference::MODEL_SOLUTION_PY,
+            Language::Cpp => reference::MODEL_SOLUTION_CPP,
+        })
     }
 
     fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
