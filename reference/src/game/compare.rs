@@ -689,3 +689,169 @@ pub fn transcript(scenario: &Scenario) -> serde_json::Value {
         .collect();
     json!({"kind": "transcript", "construct": construct, "calls": calls, "after": after})
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::game::{SEED_JUMPS, expected};
+
+    fn seed(calls: Vec<Call>) -> Scenario {
+        Scenario::new(100, SEED_JUMPS.to_vec(), 2, "bounce".into(), calls).unwrap()
+    }
+
+    #[track_caller]
+    fn wrong_of(s: &Scenario, observed: &serde_json::Value) -> Wrong {
+        match compare(s, &expected(s), observed) {
+            Err(Mismatch::Wrong(w)) => *w,
+            other => panic!("not a wrong answer: {other:?}"),
+        }
+    }
+
+    fn int(v: i64) -> serde_json::Value {
+        json!({"kind": "value", "type": "int", "value": v})
+    }
+
+    #[test]
+    fn the_reference_passes() {
+        let s = seed(vec![
+            Call::Move { player: 2, roll: 6 },
+            Call::Position { player: 3 },
+            Call::Winner,
+        ]);
+        compare(&s, &expected(&s), &transcript(&s)).unwrap();
+    }
+
+    #[test]
+    fn a_missed_ladder_names_the_rolls_and_the_ladder() {
+        // Player 2 walks 1 -> 7 -> 13 -> 18 -> 24 -> 30 -> 35 -> 41 -> 47 ->
+        // 49 by move (no jumps on the way), then play: player 1 rolls 6 (1 ->
+        // 7), player 2 rolls 5 (49 -> 54, the ladder to 88).
+        let mut calls: Vec<Call> = [6, 6, 5, 6, 6, 5, 6, 6, 2]
+            .into_iter()
+            .map(|roll| Call::Move { player: 2, roll })
+            .collect();
+        calls.push(Call::Play {
+            rolls: vec![6, 5],
+            max_rounds: None,
+        });
+        let s = seed(calls);
+        let run = run(&s);
+        assert_eq!(run.steps[8].after.positions, vec![1, 49]);
+        let mut t = transcript(&s);
+        t["after"][9]["positions"][1] = int(54);
+        let w = wrong_of(&s, &t);
+        assert_eq!(w.class, Class::WrongAnswer);
+        assert_eq!((w.call, w.method), (Some(9), "play"));
+        assert_eq!(
+            w.message,
+            "play([6, 5]), call 10 of 10 (before it: players on 1, 49; no winner): \
+             after rolls 6, 5: player 2 on 54, expected 88 (player 2: 49 + 5 = 54, ladder 54 -> 88)"
+        );
+    }
+
+    #[test]
+    fn a_missing_value_error_says_which_rule() {
+        let s = seed(vec![Call::Move { player: 1, roll: 7 }]);
+        let mut t = transcript(&s);
+        t["calls"][0] = json!({"returns": int(8)});
+        let w = wrong_of(&s, &t);
+        assert_eq!(w.class, Class::MissingValueError);
+        assert!(
+            w.message.ends_with(
+                "move(1, 7), call 1 of 1 (before it: players on 1, 1; no winner): \
+                 should raise ValueError (a roll is 1..6, not 7), but returned 8"
+            ),
+            "{}",
+            w.message
+        );
+        let bad = Scenario::new(6, vec![], 2, "bounce".into(), vec![]).unwrap();
+        let w = wrong_of(
+            &bad,
+            &json!({"kind": "transcript", "construct": "ok", "calls": [], "after": []}),
+        );
+        assert_eq!(w.class, Class::MissingValueError);
+        assert_eq!(
+            w.message,
+            "Game(6, {}, 2, \"bounce\") should raise ValueError (size 6 < 7), but built a game"
+        );
+        let w = wrong_of(
+            &bad,
+            &json!({"kind": "transcript", "construct": {"raised": "TypeError", "message": "no"},
+                    "calls": [], "after": []}),
+        );
+        assert!(
+            matches!(w.class, Class::UnexpectedException { ref raised, .. } if raised == "TypeError")
+        );
+    }
+
+    #[test]
+    fn a_bool_is_not_an_int_and_exceptions_are_named() {
+        let s = seed(vec![Call::Winner, Call::Move { player: 1, roll: 6 }]);
+        let mut t = transcript(&s);
+        t["calls"][0] = json!({"returns": {"kind": "value", "type": "bool", "value": false}});
+        let w = wrong_of(&s, &t);
+        assert_eq!(w.class, Class::WrongType);
+        assert!(
+            w.message
+                .ends_with("should return 0 (an int), but returned False (a bool)"),
+            "{}",
+            w.message
+        );
+
+        let mut t = transcript(&s);
+        t["calls"][1] = json!({"raised": "IndexError", "message": "list index out of range"});
+        t["after"].as_array_mut().unwrap().pop();
+        let w = wrong_of(&s, &t);
+        assert_eq!(
+            w.class,
+            Class::UnexpectedException {
+                raised: "IndexError".into(),
+                message: "list index out of range".into()
+            }
+        );
+
+        let mut t = transcript(&s);
+        t["after"][1] = json!({"raised": "AttributeError", "message": "x", "query": "position(2)"});
+        let w = wrong_of(&s, &t);
+        assert!(
+            w.message
+                .ends_with("after it, position(2) raised AttributeError: x"),
+            "{}",
+            w.message
+        );
+    }
+
+    #[test]
+    fn malformed_transcripts_are_the_harness_s_problem() {
+        let s = seed(vec![Call::Winner, Call::Winner]);
+        let e = expected(&s);
+        let mut t = transcript(&s);
+        t["calls"][0] = json!({"returns": int(0), "raised": "ValueError"});
+        assert!(matches!(
+            compare(&s, &e, &t),
+            Err(Mismatch::Malformed(MalformedTranscript::Decode(_)))
+        ));
+        let mut t = transcript(&s);
+        t["after"].as_array_mut().unwrap().pop();
+        t["calls"].as_array_mut().unwrap().pop();
+        assert!(matches!(
+            compare(&s, &e, &t),
+            Err(Mismatch::Malformed(MalformedTranscript::Inconsistent(_)))
+        ));
+        let mut t = transcript(&s);
+        t["after"][0]["positions"].as_array_mut().unwrap().pop();
+        assert!(matches!(compare(&s, &e, &t), Err(Mismatch::Malformed(_))));
+        assert!(matches!(
+            compare(&s, &e, &json!({"kind": "value"})),
+            Err(Mismatch::Malformed(_))
+        ));
+        let mut wrong_case = e.clone();
+        wrong_case.calls.pop();
+        assert!(matches!(
+            compare(&s, &wrong_case, &transcript(&s)),
+            Err(Mismatch::Case(_))
+        ));
+    }
+}

@@ -41,6 +41,7 @@
 
 mod compare;
 mod expected;
+mod generate;
 mod rules;
 mod scenario;
 mod seed_board;
@@ -50,6 +51,7 @@ pub use compare::{
     Wrong, compare, state_words, transcript,
 };
 pub use expected::{Construct, Expected, Outcome, Raises, Run, State, Step, expected, run};
+pub use generate::{GENERATED_PLAYERS, GENERATED_SIZES, Kind, generate};
 pub use rules::{Broken, Finish, Game, InvalidGame, MIN_SIZE, Refused, Turn, jump_words};
 pub use scenario::{
     Call, CallName, DEFAULT_MAX_ROUNDS, InvalidScenario, MAX_CALLS, MAX_FINISH_LEN, MAX_INT,
