@@ -92,3 +92,132 @@ pub fn unit_of(scenario: &Scenario) -> &'static str {
 pub fn expected_json(scenario: &Scenario) -> serde_json::Value {
     serde_json::to_value(expected(scenario)).expect("expected answers serialize")
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::case::CaseFile;
+
+    /// A random scenario from the generator's random boards.
+    fn arb_scenario() -> impl Strategy<Value = Scenario> {
+        any::<u64>()
+            .prop_map(|seed| generate::random_scenario(&mut ChaCha8Rng::seed_from_u64(seed)).1)
+    }
+
+    /// A random valid game and a long run of moves (some invalid).
+    fn arb_game_and_moves() -> impl Strategy<Value = (Game, Vec<(i64, i64)>)> {
+        (
+            arb_scenario(),
+            prop::collection::vec((0i64..=7, 0i64..=7), 0..300),
+        )
+            .prop_map(|(s, moves)| (s.game().unwrap(), moves))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn a_move_never_leaves_the_board((mut game, moves) in arb_game_and_moves()) {
+            for (player, roll) in moves {
+                if let Ok(turn) = game.step(player, roll) {
+                    prop_assert!((1..=game.size()).contains(&turn.to));
+                    prop_assert!((1..=game.size()).contains(&turn.landed));
+                }
+                prop_assert!(game.positions().iter().all(|p| (1..=game.size()).contains(p)));
+            }
+        }
+
+        #[test]
+        fn the_winner_is_the_first_to_land_on_the_last_house((mut game, moves) in arb_game_and_moves()) {
+            let mut first = 0;
+            for (player, roll) in moves {
+                let before = game.clone();
+                match game.step(player, roll) {
+                    Ok(turn) => {
+                        prop_assert_eq!(first, 0, "a move after the win");
+                        if turn.to == game.size() {
+                            first = player as u32;
+                        }
+                    }
+                    Err(_) => prop_assert_eq!(&game, &before, "a refused move changed the game"),
+                }
+                prop_assert_eq!(game.winner(), first);
+            }
+        }
+
+        #[test]
+        fn play_is_the_same_turns_made_with_move(
+            (game, moves) in arb_game_and_moves(),
+            rolls in prop::collection::vec(1u8..=6, 0..400),
+            max_rounds in 0i64..40,
+        ) {
+            let mut game = game;
+            for (player, roll) in moves.into_iter().take(20) {
+                let _ = game.step(player, roll);
+            }
+            let mut by_play = game.clone();
+            let mut by_move = game.clone();
+            let played = by_play.play(&rolls, max_rounds);
+            let players = i64::from(by_move.players());
+            let mut returned = 0;
+            if by_move.winner() != 0 {
+                prop_assert!(played.is_err());
+                return Ok(());
+            }
+            'rounds: for round in 0..max_rounds as usize {
+                for p in 1..=players {
+                    let Some(&roll) = rolls.get(round * players as usize + p as usize - 1) else {
+                        break 'rounds;
+                    };
+                    if by_move.step(p, i64::from(roll)).unwrap().won {
+                        returned = p as u32;
+                        break 'rounds;
+                    }
+                }
+            }
+            prop_assert_eq!(played.unwrap().0, returned);
+            prop_assert_eq!(by_play, by_move);
+        }
+
+        #[test]
+        fn the_reference_s_own_transcript_passes(s in arb_scenario()) {
+            let e = expected(&s);
+            prop_assert!(compare(&s, &e, &transcript(&s)).is_ok());
+            let back: Scenario = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+            prop_assert_eq!(back, s);
+        }
+    }
+
+    /// `fixtures/game/seed-board.json`: hand-made scenarios on seed 004's
+    /// board. Each case's `expected` is re-derived here; after changing a
+    /// scenario, print the new answer with
+    /// `cargo test -p salgrade-reference game::tests -- --nocapture` and
+    /// paste it in.
+    #[test]
+    fn the_seed_board_fixture_matches_the_reference() {
+        let text = include_str!("../../../fixtures/game/seed-board.json");
+        let file: CaseFile = serde_json::from_str(text).unwrap();
+        assert_eq!(file.assignment, "game");
+        assert!(file.cases.len() >= 4);
+        for case in &file.cases {
+            let s = parse(&case.input).unwrap();
+            println!("{}: {}", case.id, expected_json(&s));
+            assert_eq!(case.function, unit_of(&s), "{}", case.id);
+            assert_eq!(case.expected, expected_json(&s), "{}", case.id);
+            if s.game().is_ok() {
+                assert_eq!(s.size(), 100, "{}", case.id);
+                assert_eq!(s.jumps(), SEED_JUMPS, "{}", case.id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_model_solution_is_embedded() {
+        assert!(MODEL_SOLUTION_PY.contains("class Game:"));
+        assert!(MODEL_SOLUTION_PY.contains("def play(self, rolls, max_rounds=150):"));
+    }
+}
