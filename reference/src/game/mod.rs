@@ -45,6 +45,7 @@ mod generate;
 mod rules;
 mod scenario;
 mod seed_board;
+mod shrink;
 
 pub use compare::{
     AfterSeen, Built, CallSeen, Class, MalformedTranscript, Mismatch, Observed, Plain, Raised,
@@ -58,6 +59,7 @@ pub use scenario::{
     MAX_JUMPS, MAX_PLAYERS, MAX_PROBLEMS, MAX_ROLLS, MAX_SIZE, ParseError, Problem, RawCall,
     RawScenario, Scenario, parse, short_rolls,
 };
+pub use shrink::{shrink, size};
 
 /// Seed 004's 100-house board: its 11 snakes then its 11 ladders.
 pub use seed_board::JUMPS as SEED_JUMPS;
