@@ -41,6 +41,7 @@
 
 mod compare;
 mod expected;
+mod explain;
 mod generate;
 mod rules;
 mod scenario;
@@ -52,6 +53,7 @@ pub use compare::{
     Wrong, compare, state_words, transcript,
 };
 pub use expected::{Construct, Expected, Outcome, Raises, Run, State, Step, expected, run};
+pub use explain::{DRAW_MAX_SIZE, describe, draw, explain};
 pub use generate::{GENERATED_PLAYERS, GENERATED_SIZES, Kind, generate};
 pub use rules::{Broken, Finish, Game, InvalidGame, MIN_SIZE, Refused, Turn, jump_words};
 pub use scenario::{
