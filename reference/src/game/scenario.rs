@@ -23,7 +23,7 @@ pub const MAX_PLAYERS: i64 = 100;
 /// The most jumps a scenario may list.
 pub const MAX_JUMPS: usize = 10_000;
 /// The most calls a scenario may make.
-pub const MAX_CALLS: usize = 2_000;
+pub const MAX_CALLS: usize = 1_000;
 /// The most rolls all of a scenario's `play` calls may hold together.
 pub const MAX_ROLLS: usize = 10_000;
 /// The longest `finish` argument.

@@ -1,10 +1,11 @@
 //! Smaller scenarios, for shrinking a failing case to a minimal one.
 //!
-//! The measure is lexicographic: (calls, rolls in all `play` calls, size,
-//! jumps, players). [`size`] packs it into one `u64` that orders the same
+//! The measure is lexicographic: (calls, the rolls' weight, size, jumps,
+//! players), where the rolls' weight adds up every roll in `play` calls and
+//! each `move`'s roll (a roll outside `1..6` weighs 7). [`size`] packs it into one `u64` that orders the same
 //! way, so "strictly smaller" is well founded. [`shrink`] lists candidates
 //! boldest first: fewer calls (all, most, one at a time), fewer rolls
-//! (halves, then one at a time), a smaller board (size 7, half, one less;
+//! (halves, then one at a time), smaller `move` rolls, a smaller board (size 7, half, one less;
 //! jumps that no longer fit dropped, a jump to the old last house kept as a
 //! jump to the new one), fewer jumps (all, halves, one at a time), fewer
 //! players. Every candidate is a well-formed scenario about the same unit
@@ -18,23 +19,26 @@ use super::unit_of;
 const ROLLS_ONE_AT_A_TIME: usize = 64;
 
 /// The shrinking measure as one number:
-/// `calls << 51 | rolls << 37 | (size + MAX_SIZE) << 22 | jumps << 8 | (players + MAX_PLAYERS)`.
-/// Fits: calls <= 2,000 < 2^11, rolls <= 10,000 < 2^14, size + MAX_SIZE <=
-/// 20,000 < 2^15, jumps <= 10,000 < 2^14, players + MAX_PLAYERS <= 200 < 2^8.
+/// `calls << 54 | weight << 37 | (size + MAX_SIZE) << 22 | jumps << 8 | (players + MAX_PLAYERS)`.
+/// Fits: calls <= 1,000 < 2^10, weight <= 6 * 10,000 + 7 * 1,000 < 2^17,
+/// size + MAX_SIZE <= 20,000 < 2^15, jumps <= 10,000 < 2^14,
+/// players + MAX_PLAYERS <= 200 < 2^8.
 pub fn size(s: &Scenario) -> u64 {
     let calls = s.calls().len() as u64;
-    let rolls = rolls(s) as u64;
+    let weight = weight(s);
     let board = (s.size() + MAX_SIZE) as u64;
     let jumps = s.jumps().len() as u64;
     let players = (s.players() + MAX_PLAYERS) as u64;
-    (calls << 51) | (rolls << 37) | (board << 22) | (jumps << 8) | players
+    (calls << 54) | (weight << 37) | (board << 22) | (jumps << 8) | players
 }
 
-fn rolls(s: &Scenario) -> usize {
+fn weight(s: &Scenario) -> u64 {
     s.calls()
         .iter()
         .map(|c| match c {
-            Call::Play { rolls, .. } => rolls.len(),
+            Call::Play { rolls, .. } => rolls.iter().map(|&r| u64::from(r)).sum(),
+            Call::Move { roll, .. } if (1..=6).contains(roll) => *roll as u64,
+            Call::Move { .. } => 7,
             _ => 0,
         })
         .sum()
@@ -47,6 +51,7 @@ enum Edit {
     RemoveCall(usize),
     KeepRolls { call: usize, keep: usize },
     RemoveRoll { call: usize, roll: usize },
+    MoveRoll { call: usize, roll: i64 },
     Size(i64),
     KeepJumps { from: usize, to: usize },
     RemoveJump(usize),
@@ -82,6 +87,19 @@ fn edits(s: &Scenario) -> Vec<Edit> {
                     .take(ROLLS_ONE_AT_A_TIME)
                     .map(|roll| Edit::RemoveRoll { call, roll }),
             );
+        }
+    }
+    for (call, c) in s.calls().iter().enumerate() {
+        if let Call::Move { roll, .. } = *c
+            && (2..=6).contains(&roll)
+        {
+            out.push(Edit::MoveRoll { call, roll: 1 });
+            if roll > 2 {
+                out.push(Edit::MoveRoll {
+                    call,
+                    roll: roll - 1,
+                });
+            }
         }
     }
     let size = s.size();
@@ -132,6 +150,14 @@ fn apply(s: &Scenario, edit: Edit) -> Option<Scenario> {
         Edit::RemoveRoll { call, roll } => {
             if let Call::Play { rolls, .. } = &mut calls[call] {
                 rolls.remove(roll);
+            }
+        }
+        Edit::MoveRoll {
+            call,
+            roll: smaller,
+        } => {
+            if let Call::Move { roll, .. } = &mut calls[call] {
+                *roll = smaller;
             }
         }
         Edit::Size(smaller) => {
