@@ -26,7 +26,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use super::expected::{Construct, Expected, Outcome, Run, State, Step, run};
-use super::rules::{Finish, Turn};
+use super::rules::{Finish, Game, Turn};
 use super::scenario::{Call, Scenario, short_rolls};
 
 /// A value as `values.py` describes it.
@@ -337,10 +337,16 @@ pub fn compare(
             ));
         }
     }
+    let Ok(game) = &reference.game else {
+        return Err(Mismatch::Case(
+            "the construction's expected outcome is not the rules'".into(),
+        ));
+    };
     for (i, seen) in calls.iter().enumerate() {
         let step = &reference.steps[i];
         let context = Context {
             scenario,
+            game,
             step,
             index: i,
         };
@@ -461,6 +467,8 @@ pub fn state_words(state: &State) -> String {
 
 struct Context<'a> {
     scenario: &'a Scenario,
+    /// The reference's fresh game (the construction succeeded).
+    game: &'a Game,
     step: &'a Step,
     index: usize,
 }
@@ -493,11 +501,11 @@ impl Context<'_> {
     }
 
     fn size(&self) -> u32 {
-        self.scenario.size() as u32
+        self.game.size()
     }
 
     fn finish(&self) -> Finish {
-        Finish::from_name(self.scenario.finish()).unwrap_or(Finish::Bounce)
+        self.game.finish()
     }
 
     /// Why the reference's answer is what it is, from the turns it took.

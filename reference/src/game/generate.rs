@@ -465,9 +465,10 @@ fn plays(rng: &mut ChaCha8Rng, out: &mut Builder) {
         ),
     );
 
-    // play after moves starts with player 1 whatever moved before. No
-    // jumps, and different first two rolls: then starting with another
-    // player puts player 1 on another house.
+    // play after moves starts with player 1 whatever moved before. One
+    // round on a board with no jumps, player 1's roll differing from the
+    // last player's: then starting with another player (so player 1 moves
+    // last) puts player 1 on another house.
     let players = rng.random_range(2..=4);
     let size = rng.random_range(30..=100);
     let jumps = [];
@@ -475,9 +476,10 @@ fn plays(rng: &mut ChaCha8Rng, out: &mut Builder) {
         mv(players, rng.random_range(1..=6)),
         mv(2, rng.random_range(1..=6)),
     ];
-    let mut first = rolls(rng, (players * 2 + 1) as usize);
-    if first[0] == first[1] {
-        first[1] = first[0] % 6 + 1;
+    let mut first = rolls(rng, players as usize);
+    let last = first.len() - 1;
+    if first[0] == first[last] {
+        first[last] = first[0] % 6 + 1;
     }
     calls.push(play(first, None));
     calls.push(mv(1, rng.random_range(1..=6)));
