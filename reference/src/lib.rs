@@ -14,6 +14,8 @@
 pub mod a48;
 pub mod case;
 pub mod dice_line;
+/// The two-player game (seed 004): a class driven through scenarios of calls; rules, judging, generator, shrinker, explanations.
+pub mod game;
 /// LeetCode 909, Snakes and Ladders: answer, generator, shrinker, explanations.
 pub mod leetcode909;
 /// Minimum dice throws on a 0-indexed board (seed 000): answer, generator, shrinker, explanations.
