@@ -8,6 +8,7 @@
 //! the reports do not change.
 
 pub(crate) mod a48;
+pub(crate) mod game;
 pub(crate) mod leetcode909;
 pub(crate) mod min_throws;
 pub(crate) mod numeric;
@@ -23,6 +24,7 @@ pub(crate) const ALL: &[&dyn Assignment] = &[
     &a48::A48,
     &numeric::Numeric(leetcode909::LeetCode909),
     &numeric::Numeric(min_throws::MinThrows),
+    &game::Game,
 ];
 
 /// The adapters' shared description of plain returned values.

@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod game;
 mod generate;
 mod grade;
 mod isolation;

@@ -1,0 +1,220 @@
+//! The two-player game (seed 004): `snakes_game.py` with `class Game`,
+//! graded by scenarios, not single calls. The rules, the scenario format and
+//! the judging of a transcript are the reference's
+//! (`salgrade_reference::game`); this is its student side: the adapter that
+//! plays a scenario on the student's class and reports what happened, and
+//! the mapping of the first wrong call to a verdict.
+
+use salgrade_reference::game::{self as reference, Class, Mismatch, Scenario};
+use salgrade_reference::{Case, CaseFile, Options};
+
+use super::{Assignment, Question};
+use crate::runner::{Harness, Language};
+use crate::verdict::{Verdict, VerdictKind};
+
+pub(crate) struct Game;
+
+fn scenario(case: &Case) -> Option<Scenario> {
+    reference::parse(&case.input).ok()
+}
+
+/// A generated or shrunk case: the scenario, its unit and its answers.
+fn case_of(id: String, label: String, s: &Scenario) -> Option<Case> {
+    Some(Case {
+        id,
+        function: reference::unit_of(s).to_owned(),
+        label,
+        input: serde_json::to_value(s).ok()?,
+        expected: reference::expected_json(s),
+    })
+}
+
+impl Assignment for Game {
+    fn id(&self) -> &'static str {
+        "game"
+    }
+
+    fn title(&self) -> &'static str {
+        "The two-player game (seed 004): `snakes_game.py` with class Game(size, jumps, players, finish), graded by scenarios of calls (Game, move, play)"
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        &reference::UNITS
+    }
+
+    fn student_file(&self) -> &'static str {
+        "snakes_game.py"
+    }
+
+    fn definition_markers(&self) -> Vec<String> {
+        vec!["class Game".to_owned()]
+    }
+
+    fn harness(&self, language: Language) -> Option<Harness> {
+        (language == Language::Python).then(|| Harness::Python {
+            student_file: self.student_file(),
+            support: vec![super::VALUES_FILE],
+            adapter: include_str!("adapter.py"),
+        })
+    }
+
+    fn model_solution(&self, language: Language) -> Option<&'static str> {
+        (language == Language::Python).then_some(reference::MODEL_SOLUTION_PY)
+    }
+
+    fn options(&self, given: &Options) -> Result<Options, String> {
+        match given.keys().next() {
+            Some(key) => Err(format!("`game` takes no options, not `{key}`")),
+            None => Ok(Options::new()),
+        }
+    }
+
+    fn generate(&self, seed: u64, random_per_function: usize, _options: &Options) -> CaseFile {
+        CaseFile {
+            assignment: self.id().to_owned(),
+            seed: Some(seed),
+            options: Options::new(),
+            cases: reference::generate(seed, random_per_function),
+        }
+    }
+
+    fn check_cases(&self, file: &CaseFile) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut ids = std::collections::BTreeSet::new();
+        for case in &file.cases {
+            if !ids.insert(case.id.as_str()) {
+                problems.push(format!("case `{}`: the id is used twice", case.id));
+            }
+            let s = match reference::parse(&case.input) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!("case `{}`: {e}", case.id));
+                    continue;
+                }
+            };
+            if !reference::UNITS.contains(&case.function.as_str()) {
+                problems.push(format!(
+                    "case `{}`: unknown unit `{}` (expected one of {})",
+                    case.id,
+                    case.function,
+                    reference::UNITS.join(", ")
+                ));
+            }
+            let want = reference::expected_json(&s);
+            if case.expected != want {
+                problems.push(format!(
+                    "case `{}`: expected {} but the reference says {want}",
+                    case.id, case.expected
+                ));
+            }
+        }
+        problems
+    }
+
+    fn judge_answer(&self, case: &Case, answer: &serde_json::Value) -> Verdict {
+        let (Some(s), Ok(expected)) = (
+            scenario(case),
+            serde_json::from_value(case.expected.clone()),
+        ) else {
+            return Verdict::harness("salgrade could not read this case (a bug in the case file)");
+        };
+        match reference::compare(&s, &expected, answer) {
+            Ok(()) => Verdict::pass(),
+            Err(Mismatch::Wrong(w)) => {
+                let kind = match &w.class {
+                    Class::WrongAnswer | Class::MissingValueError => VerdictKind::WrongAnswer,
+                    Class::WrongType => VerdictKind::WrongType,
+                    Class::UnexpectedException { .. } => VerdictKind::Exception,
+                };
+                Verdict {
+                    detail: Some(w.message.clone()),
+                    ..Verdict::wrong(kind, w.expected.clone(), w.got.clone())
+                }
+            }
+            Err(e) => Verdict::harness(e.to_string()),
+        }
+    }
+
+    fn case_size(&self, case: &Case) -> u64 {
+        scenario(case).map_or(u64::MAX, |s| reference::size(&s))
+    }
+
+    fn describe_input(&self, case: &Case) -> String {
+        scenario(case).map_or_else(
+            || "(unreadable scenario)".to_owned(),
+            |s| reference::describe(&s),
+        )
+    }
+
+    fn shrink_candidates<'a>(
+        &'a self,
+        case: &'a Case,
+        _options: &'a Options,
+    ) -> Box<dyn Iterator<Item = Case> + 'a> {
+        let Some(s) = scenario(case) else {
+            return Box::new(std::iter::empty());
+        };
+        let root = case.id.split('~').next().unwrap_or(&case.id).to_owned();
+        Box::new(reference::shrink(&s).filter_map(move |smaller| {
+            case_of(
+                format!("{root}~shrunk"),
+                format!("shrunk from {root}"),
+                &smaller,
+            )
+        }))
+    }
+
+    fn explain(&self, case: &Case, _verdict: &Verdict) -> (Vec<String>, Option<String>) {
+        match scenario(case) {
+            Some(s) => (reference::explain(&s), reference::draw(&s)),
+            None => (Vec::new(), None),
+        }
+    }
+
+    fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
+        match kind {
+            VerdictKind::WrongAnswer => Some(
+                "a call returned something else, raised no ValueError where the rules call for one, or left a player on the wrong house",
+            ),
+            VerdictKind::Exception => Some("a call raised an exception the rules do not call for"),
+            VerdictKind::MissingFunction => Some("the module has no class `Game` with this method"),
+            _ => None,
+        }
+    }
+
+    fn questions(&self) -> &'static [Question] {
+        &[
+            Question {
+                name: "expected",
+                help: "the expected results of a scenario: each call's return or ValueError, then every position and the winner (no args)",
+            },
+            Question {
+                name: "explain",
+                help: "the scenario as the reference plays it, turn by turn (no args)",
+            },
+            Question {
+                name: "draw",
+                help: "the board drawn, for up to 100 houses (no args)",
+            },
+        ]
+    }
+
+    fn ask(
+        &self,
+        question: &str,
+        input: &serde_json::Value,
+        args: &[u64],
+        _options: &Options,
+    ) -> Result<String, String> {
+        if !args.is_empty() {
+            return Err(format!("`{question}` takes no arguments"));
+        }
+        let s = reference::parse(input).map_err(|e| e.to_string())?;
+        Ok(match question {
+            "expected" => reference::expected_json(&s).to_string(),
+            "explain" => reference::explain(&s).join("\n"),
+            "draw" => reference::draw(&s).ok_or("the board is too large to draw")?,
+            other => return Err(format!("`game` has no question `{other}`")),
+        })
+    }
+}
