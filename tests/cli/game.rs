@@ -89,3 +89,85 @@ fn check_shows_a_shrunk_scenario_and_the_seed_board_cases_pass_the_model() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
 }
+
+/// Python and C++ students of the game in one folder: one table, each
+/// graded in its own language, the same bugs found in both.
+#[test]
+fn a_mixed_python_and_cpp_folder_grades_into_one_table() {
+    if std::process::Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: skipping: no g++ on PATH (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    for (from, to) in [
+        (
+            "game/submissions/correct/snakes_game.py",
+            "py_correct/snakes_game.py",
+        ),
+        (
+            "game/submissions/no_bounce/snakes_game.py",
+            "py_no_bounce/snakes_game.py",
+        ),
+        (
+            "game/cpp/correct/snakes_game.cpp",
+            "cpp_correct/snakes_game.cpp",
+        ),
+        (
+            "game/cpp/no_bounce/snakes_game.cpp",
+            "cpp_no_bounce/snakes_game.cpp",
+        ),
+        (
+            "game/cpp/player_two_first/snakes_game.cpp",
+            "cpp_player_two_first/snakes_game.cpp",
+        ),
+    ] {
+        let target = subs.join(to);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(fixtures().join(from), target).unwrap();
+    }
+    let out = dir.path().join("out");
+    let run = salgrade()
+        .args(["grade", "--assignment", "game", "--cases", "6", "--out-dir"])
+        .arg(&out)
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let students = report["students"].as_array().unwrap();
+    assert_eq!(students.len(), 5);
+    for s in students {
+        let name = s["student"].as_str().unwrap();
+        let file = s["file"].as_str().unwrap();
+        assert!(
+            file.ends_with(if name.starts_with("py_") {
+                ".py"
+            } else {
+                ".cpp"
+            }),
+            "{name}: {file}"
+        );
+        let full = s["score"] == s["max_score"];
+        assert_eq!(full, name.ends_with("correct"), "{name}: {}", s["score"]);
+    }
+    let unit = |name: &str, unit: &str| {
+        let s = students.iter().find(|s| s["student"] == name).unwrap();
+        s["functions"][unit]["passed"] == s["functions"][unit]["total"]
+    };
+    // The same bug fails the same units in both languages.
+    for u in ["Game", "move", "play"] {
+        assert_eq!(unit("py_no_bounce", u), unit("cpp_no_bounce", u), "{u}");
+    }
+    assert!(!unit("cpp_player_two_first", "play"));
+    assert!(
+        report["sandbox"].as_str().unwrap().contains("C++"),
+        "{}",
+        report["sandbox"]
+    );
+}

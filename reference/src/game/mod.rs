@@ -72,6 +72,9 @@ pub const UNITS: [&str; 3] = ["Game", "move", "play"];
 /// A model solution: `class Game` in `snakes_game.py`.
 pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/game/snakes_game.py");
 
+/// The same class in C++ (`snakes_game.cpp`), for C++ submissions.
+pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/game/snakes_game.cpp");
+
 /// The unit a scenario is about: `Game` when the construction must fail or
 /// no `move` or `play` is called, otherwise the kind of the last `move` or
 /// `play` call. The generator sets each case's `function` to this, and

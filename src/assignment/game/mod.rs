@@ -9,6 +9,7 @@ use salgrade_reference::game::{self as reference, Class, Mismatch, Scenario};
 use salgrade_reference::{Case, CaseFile, Options};
 
 use super::{Assignment, Question};
+use crate::runner::cxx::CxxHarness;
 use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 
@@ -50,16 +51,30 @@ impl Assignment for Game {
         vec!["class Game".to_owned()]
     }
 
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Python, Language::Cpp]
+    }
+
     fn harness(&self, language: Language) -> Option<Harness> {
-        (language == Language::Python).then(|| Harness::Python {
-            student_file: self.student_file(),
-            support: vec![super::VALUES_FILE],
-            adapter: include_str!("adapter.py"),
+        Some(match language {
+            Language::Python => Harness::Python {
+                student_file: self.student_file(),
+                support: vec![super::VALUES_FILE],
+                adapter: include_str!("adapter.py"),
+            },
+            Language::Cpp => Harness::Cxx(CxxHarness {
+                student_file: "snakes_game.cpp",
+                wrapper: include_str!("student.cpp"),
+                adapter: include_str!("adapter.cpp"),
+            }),
         })
     }
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
-        (language == Language::Python).then_some(reference::MODEL_SOLUTION_PY)
+        Some(match language {
+            Language::Python => reference::MODEL_SOLUTION_PY,
+            Language::Cpp => reference::MODEL_SOLUTION_CPP,
+        })
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {
