@@ -116,6 +116,27 @@ fn capitalise_first(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What every case file must get right whatever its assignment: unique ids
+/// and functions the assignment grades.
+fn shared_problems(assignment: &dyn Assignment, file: &CaseFile) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for case in &file.cases {
+        if !ids.insert(case.id.as_str()) {
+            problems.push(format!("case `{}`: the id is used twice", case.id));
+        }
+        if !assignment.functions().contains(&case.function.as_str()) {
+            problems.push(format!(
+                "case `{}`: unknown function `{}` (expected one of {})",
+                case.id,
+                case.function,
+                assignment.functions().join(", ")
+            ));
+        }
+    }
+    problems
+}
+
 /// Reads a case file, without checking it against an assignment yet.
 pub(crate) fn read_case_file(path: &Path) -> anyhow::Result<CaseFile> {
     let text = std::fs::read_to_string(path)
@@ -148,7 +169,11 @@ pub(crate) fn check_case_file(
         .options(&file.options)
         .map_err(|e| anyhow::anyhow!("case file `{}`: {e}", path.display()))?;
     let file = CaseFile { options, ..file };
-    if let Some(problem) = assignment.check_cases(&file).first() {
+    if let Some(problem) = shared_problems(assignment, &file)
+        .into_iter()
+        .chain(assignment.check_cases(&file))
+        .next()
+    {
         bail!("case file `{}`: {problem}", path.display());
     }
     Ok(file)

@@ -165,6 +165,44 @@ pub(crate) trait Assignment: Sync {
     ) -> Result<String, String>;
 }
 
+/// An assignment's harness in `language`, for the assignments that take
+/// Python (its file and adapter, with the shared value description) and
+/// C++ alike.
+pub(crate) fn python_or_cpp(
+    language: Language,
+    (student_file, adapter): (&'static str, &'static str),
+    cpp: crate::runner::cxx::CxxHarness,
+) -> Harness {
+    match language {
+        Language::Python => Harness::Python {
+            student_file,
+            support: vec![VALUES_FILE],
+            adapter,
+        },
+        Language::Cpp => Harness::Cxx(cpp),
+    }
+}
+
+/// One of two texts by language (the model solutions).
+pub(crate) fn by_language(
+    language: Language,
+    python: &'static str,
+    cpp: &'static str,
+) -> &'static str {
+    match language {
+        Language::Python => python,
+        Language::Cpp => cpp,
+    }
+}
+
+/// The options of an assignment that takes none: any key is an error.
+pub(crate) fn no_options(id: &str, given: &Options) -> Result<Options, String> {
+    match given.keys().next() {
+        Some(key) => Err(format!("`{id}` takes no options, not `{key}`")),
+        None => Ok(Options::new()),
+    }
+}
+
 /// The file a student submits in `language`, if the assignment takes it.
 pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Option<&'static str> {
     assignment.harness(language).map(|h| h.student_file())

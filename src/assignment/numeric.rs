@@ -4,8 +4,6 @@
 //! words around them. Each such assignment implements [`IntProblem`] in its
 //! own folder; [`Numeric`] turns it into an [`Assignment`].
 
-use std::collections::BTreeSet;
-
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
 
@@ -112,10 +110,7 @@ impl<P: IntProblem> Assignment for Numeric<P> {
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {
-        match given.keys().next() {
-            Some(key) => Err(format!("`{}` takes no options, not `{key}`", self.id())),
-            None => Ok(Options::new()),
-        }
+        super::no_options(self.id(), given)
     }
 
     fn generate(&self, seed: u64, random_per_function: usize, _options: &Options) -> CaseFile {
@@ -129,20 +124,7 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn check_cases(&self, file: &CaseFile) -> Vec<String> {
         let mut problems = Vec::new();
-        let mut ids = BTreeSet::new();
         for case in &file.cases {
-            if !ids.insert(case.id.as_str()) {
-                problems.push(format!("case `{}`: the id is used twice", case.id));
-            }
-            if !self.functions().contains(&case.function.as_str()) {
-                problems.push(format!(
-                    "case `{}`: unknown function `{}` (expected {})",
-                    case.id,
-                    case.function,
-                    self.functions().join(", ")
-                ));
-                continue;
-            }
             let input = match self.0.parse(&case.input) {
                 Ok(i) => i,
                 Err(e) => {

@@ -269,11 +269,22 @@ fn options_belong_to_their_assignment() {
     assert!(stderr_of(&out).contains("sideways"), "{}", stderr_of(&out));
     // A case file carries its own options: asking for others is refused.
     let out = salgrade()
-        .args(["check", "--option", "reading=counts", "--cases-file", "c.json", "x.py"])
+        .args([
+            "check",
+            "--option",
+            "reading=counts",
+            "--cases-file",
+            "c.json",
+            "x.py",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_of(&out).contains("cannot be used with"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("cannot be used with"),
+        "{}",
+        stderr_of(&out)
+    );
     let out = salgrade()
         .args(["gen", "--option", "reading=counts", "--cases", "0"])
         .output()

@@ -56,32 +56,27 @@ impl Assignment for Game {
     }
 
     fn harness(&self, language: Language) -> Option<Harness> {
-        Some(match language {
-            Language::Python => Harness::Python {
-                student_file: self.student_file(),
-                support: vec![super::VALUES_FILE],
-                adapter: include_str!("adapter.py"),
-            },
-            Language::Cpp => Harness::Cxx(CxxHarness {
+        Some(super::python_or_cpp(
+            language,
+            (self.student_file(), include_str!("adapter.py")),
+            CxxHarness {
                 student_file: "snakes_game.cpp",
                 wrapper: include_str!("student.cpp"),
                 adapter: include_str!("adapter.cpp"),
-            }),
-        })
+            },
+        ))
     }
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
-        Some(match language {
-            Language::Python => reference::MODEL_SOLUTION_PY,
-            Language::Cpp => reference::MODEL_SOLUTION_CPP,
-        })
+        Some(super::by_language(
+            language,
+            reference::MODEL_SOLUTION_PY,
+            reference::MODEL_SOLUTION_CPP,
+        ))
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {
-        match given.keys().next() {
-            Some(key) => Err(format!("`game` takes no options, not `{key}`")),
-            None => Ok(Options::new()),
-        }
+        super::no_options(self.id(), given)
     }
 
     fn generate(&self, seed: u64, random_per_function: usize, _options: &Options) -> CaseFile {
@@ -95,11 +90,7 @@ impl Assignment for Game {
 
     fn check_cases(&self, file: &CaseFile) -> Vec<String> {
         let mut problems = Vec::new();
-        let mut ids = std::collections::BTreeSet::new();
         for case in &file.cases {
-            if !ids.insert(case.id.as_str()) {
-                problems.push(format!("case `{}`: the id is used twice", case.id));
-            }
             let s = match reference::parse(&case.input) {
                 Ok(s) => s,
                 Err(e) => {
@@ -107,14 +98,6 @@ impl Assignment for Game {
                     continue;
                 }
             };
-            if !reference::UNITS.contains(&case.function.as_str()) {
-                problems.push(format!(
-                    "case `{}`: unknown unit `{}` (expected one of {})",
-                    case.id,
-                    case.function,
-                    reference::UNITS.join(", ")
-                ));
-            }
             let want = reference::expected_json(&s);
             if case.expected != want {
                 problems.push(format!(

@@ -37,25 +37,23 @@ impl IntProblem for LeetCode909 {
     }
 
     fn harness(&self, language: Language) -> Option<Harness> {
-        Some(match language {
-            Language::Python => Harness::Python {
-                student_file: self.student_file(),
-                support: vec![super::VALUES_FILE],
-                adapter: include_str!("adapter.py"),
-            },
-            Language::Cpp => Harness::Cxx(CxxHarness {
+        Some(super::python_or_cpp(
+            language,
+            (self.student_file(), include_str!("adapter.py")),
+            CxxHarness {
                 student_file: "solution.cpp",
                 wrapper: include_str!("student.cpp"),
                 adapter: include_str!("adapter.cpp"),
-            }),
-        })
+            },
+        ))
     }
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
-        Some(match language {
-            Language::Python => reference::MODEL_SOLUTION_PY,
-            Language::Cpp => reference::MODEL_SOLUTION_CPP,
-        })
+        Some(super::by_language(
+            language,
+            reference::MODEL_SOLUTION_PY,
+            reference::MODEL_SOLUTION_CPP,
+        ))
     }
 
     fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
