@@ -1,34 +1,41 @@
 //! `--format markdown`: the score table as a Markdown table.
 
-use super::{LEGEND, Report, all_warnings, cell, function_cells, points, rules_cell};
+use super::{Report, all_warnings, cell, function_cells, legend, points, rules_cell};
 
 fn escape(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
 pub(crate) fn render(report: &Report) -> String {
+    // The rules column only where the assignment has a rule to check.
+    let has_rule = report.rule.is_some();
     let mut out = String::new();
     out.push_str(&format!(
-        "| student | {} | rules | total |\n",
-        report.functions.join(" | ")
+        "| student | {} |{} total |\n",
+        report.functions.join(" | "),
+        if has_rule { " rules |" } else { "" }
     ));
     out.push_str(&format!(
-        "|---|{}---|---|\n",
-        "---|".repeat(report.functions.len())
+        "|---|{}{}---|\n",
+        "---|".repeat(report.functions.len()),
+        if has_rule { "---|" } else { "" }
     ));
     for s in &report.students {
         let cells = function_cells(report, s, cell);
-        let rules = rules_cell(s);
+        let rules = if has_rule {
+            format!(" {} |", rules_cell(s))
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {}/{} |\n",
+            "| {} | {} |{rules} {}/{} |\n",
             escape(&s.student),
             cells.join(" | "),
-            rules,
             points(s.score),
             points(s.max_score)
         ));
     }
-    out.push_str(&format!("\n{LEGEND}\n"));
+    out.push_str(&format!("\n{}\n", legend(report)));
     let warnings = all_warnings(report);
     if !warnings.is_empty() {
         out.push_str("\n**Warnings**\n\n");

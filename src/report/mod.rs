@@ -132,7 +132,21 @@ pub(crate) fn cell(f: &FunctionScore) -> String {
 }
 
 /// The line under a score table saying what its cells mean.
-pub(crate) const LEGEND: &str = "Under each function, `46/66 17.42` means 46 of its 66 cases passed, earning 17.42 points. rules: the container-rule penalty, `ok`, or `n/a` (the file could not be parsed).";
+pub(crate) const LEGEND: &str =
+    "Under each function, `46/66 17.42` means 46 of its 66 cases passed, earning 17.42 points.";
+
+/// The legend of the rules column, shown where the assignment has a rule.
+pub(crate) const RULES_LEGEND: &str =
+    "rules: the container-rule penalty, `ok`, or `n/a` (the file could not be parsed).";
+
+/// The legend for `report`: the rules column is there only when the
+/// assignment has a rule.
+pub(crate) fn legend(report: &Report) -> String {
+    match report.rule {
+        Some(_) => format!("{LEGEND} {RULES_LEGEND}"),
+        None => LEGEND.to_owned(),
+    }
+}
 
 /// Every warning worth a reader's eye, run-wide first, then per student
 /// (`student: warning`), each once.

@@ -5,7 +5,7 @@
 //! `-`, `.` or a space where it can. A legend line says what `12/43 6.98`
 //! means, and the warnings follow the table.
 
-use super::{LEGEND, Report, all_warnings, cell, function_cells, header, points, rules_cell};
+use super::{Report, all_warnings, cell, function_cells, header, legend, points, rules_cell};
 
 /// The width of the terminal the table must fit.
 pub(crate) const WIDTH: usize = 80;
@@ -16,7 +16,15 @@ const GAP: &str = "  ";
 const MIN_STUDENT: usize = 8;
 
 pub(crate) fn render(report: &Report) -> String {
-    let head = header(report, &["rules", "total"]);
+    let has_rule = report.rule.is_some();
+    let head = header(
+        report,
+        if has_rule {
+            &["rules", "total"]
+        } else {
+            &["total"]
+        },
+    );
     // The maximum is said once in the legend when every student shares it
     // (one rubric), which keeps the total column narrow.
     let max = report.students.first().map(|s| s.max_score);
@@ -27,7 +35,9 @@ pub(crate) fn render(report: &Report) -> String {
         .map(|s| {
             let mut row = vec![s.student.clone()];
             row.extend(function_cells(report, s, cell));
-            row.push(rules_cell(s));
+            if has_rule {
+                row.push(rules_cell(s));
+            }
             row.push(match shared_max {
                 Some(_) => points(s.score),
                 None => format!("{}/{}", points(s.score), points(s.max_score)),
@@ -53,8 +63,8 @@ pub(crate) fn render(report: &Report) -> String {
     }
     out.push('\n');
     let legend = match shared_max {
-        Some(m) => format!("{LEGEND} total: points out of {}.", points(m)),
-        None => LEGEND.to_owned(),
+        Some(m) => format!("{} total: points out of {}.", legend(report), points(m)),
+        None => legend(report),
     };
     for line in wrap(&legend, WIDTH) {
         out.push_str(&line);
@@ -140,7 +150,10 @@ mod tests {
         assert_eq!(wrap("a b c", 3), ["a b", "c"]);
         assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
         assert_eq!(wrap("", 3), [""]);
-        for line in wrap(LEGEND, WIDTH) {
+        for line in wrap(
+            &format!("{} {}", crate::report::LEGEND, crate::report::RULES_LEGEND),
+            WIDTH,
+        ) {
             assert!(line.chars().count() <= WIDTH, "{line}");
         }
     }
