@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod cxx;
 mod generate;
 mod grade;
 mod isolation;
