@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod cxx;
 mod game;
 mod generate;
 mod grade;
