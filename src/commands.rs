@@ -96,7 +96,7 @@ fn sandbox_config(
         None
     };
     let (sandbox, note) = setup::choose_sandbox(args.sandbox)?;
-    let isolation = setup::isolation(sandbox, &python, &limits);
+    let isolation = setup::isolation(sandbox, &python, &limits)?;
     // A note about the interpreter concerns Python submissions only.
     let python_used = languages.contains(&Language::Python);
     if !quiet {
@@ -118,6 +118,7 @@ fn sandbox_config(
         cgroups: isolation.cgroups,
         drop_privileges: isolation.drop_privileges,
         drop_compiled: isolation.drop_compiled,
+        uids: isolation.uids,
         cxx,
         build: cxx::BuildSettings::default(),
     })

@@ -148,6 +148,11 @@ pub(crate) trait Assignment: Sync {
     fn notes(&self, _function: &str, _verdict: &Verdict) -> Vec<String> {
         Vec::new()
     }
+    /// How `function` must be declared, in each language, for a student
+    /// told it is missing.
+    fn signature(&self, _function: &str) -> Option<&'static str> {
+        None
+    }
     /// The handout's ban on containers, if it has one.
     fn container_rule(&self) -> Option<ContainerRule> {
         None

@@ -31,6 +31,8 @@ pub(crate) trait IntProblem: Sync {
     fn describe(&self, input: &Self::Input) -> String;
     fn explain(&self, input: &Self::Input) -> Vec<String>;
     fn draw(&self, input: &Self::Input) -> Option<String>;
+    /// How the function must be declared, in each language.
+    fn signature(&self) -> &'static str;
 }
 
 /// An [`IntProblem`] graded as an assignment.
@@ -192,6 +194,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
             Some(i) => (self.0.explain(&i), self.0.draw(&i)),
             None => (Vec::new(), None),
         }
+    }
+
+    fn signature(&self, _function: &str) -> Option<&'static str> {
+        Some(self.0.signature())
     }
 
     fn questions(&self) -> &'static [Question] {

@@ -50,19 +50,20 @@ pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutco
 }
 
 fn missing(assignment: &dyn Assignment, case: &Case) -> Verdict {
-    Verdict::detail(
-        VerdictKind::MissingFunction,
-        format!(
-            "no function `{}` in `{}`",
-            case.function,
-            assignment.student_file()
-        ),
-    )
+    let mut detail = format!(
+        "the file defines no `{}` with the name and parameters the handout gives",
+        case.function
+    );
+    if let Some(signature) = assignment.signature(&case.function) {
+        detail.push_str(&format!(": {signature}"));
+    }
+    Verdict::detail(VerdictKind::MissingFunction, detail)
 }
 
 /// An exception the student's function raised.
 fn raised(error: &RaisedError) -> Verdict {
-    let kind = if error.kind == "MemoryError" {
+    // Python's MemoryError and C++'s std::bad_alloc: the memory limit.
+    let kind = if error.kind == "MemoryError" || error.kind == "std::bad_alloc" {
         VerdictKind::MemoryLimit
     } else {
         VerdictKind::Exception

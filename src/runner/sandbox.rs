@@ -81,8 +81,51 @@ pub(crate) struct Python {
 
 /// Where the session folder appears inside bubblewrap.
 const INSIDE_DIR: &str = "/sandbox";
-/// The uid (and gid) of parallel slot `i` is `SANDBOX_UID_BASE + i`.
+/// The first uid salgrade uses. A run claims a block of [`UID_BLOCK`]
+/// uids from here (see [`UidBlock`]); slot `i` of the run is its base + `i`.
 pub(crate) const SANDBOX_UID_BASE: u32 = 61_000;
+/// Uids in one run's block: more than the slots of the most parallel run
+/// (`--jobs` is at most 256, plus the calibration slot).
+pub(crate) const UID_BLOCK: u32 = 300;
+/// How many runs as root can hold a block at once.
+const UID_BLOCKS: u32 = 32;
+
+/// The uids of this run's slots, held for the run's lifetime by a lock on
+/// a file, so two runs at once never share a uid: a session's end kills
+/// every process of its slot's uid, which must never be another run's.
+#[derive(Debug)]
+pub(crate) struct UidBlock {
+    pub base: u32,
+    _lock: nix::fcntl::Flock<std::fs::File>,
+}
+
+impl UidBlock {
+    /// Claims the first free block.
+    pub(crate) fn claim() -> Result<UidBlock, String> {
+        use std::os::unix::fs::OpenOptionsExt;
+        for k in 0..UID_BLOCKS {
+            let path = std::env::temp_dir().join(format!("salgrade-uids-{k}.lock"));
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+            if let Ok(lock) =
+                nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+            {
+                return Ok(UidBlock {
+                    base: SANDBOX_UID_BASE + k * UID_BLOCK,
+                    _lock: lock,
+                });
+            }
+        }
+        Err(format!(
+            "{UID_BLOCKS} salgrade runs already hold every block of sandbox uids"
+        ))
+    }
+}
 
 /// The clean environment every backend gives the driver.
 const ENV: &[(&str, &str)] = &[
@@ -125,8 +168,14 @@ pub(crate) struct Program<'a> {
     pub limits: Limits,
 }
 
-pub(crate) fn launch(kind: SandboxKind, program: &Program<'_>, dir: &Path, slot: usize) -> Launch {
-    let uid = SANDBOX_UID_BASE + slot as u32;
+pub(crate) fn launch(
+    kind: SandboxKind,
+    program: &Program<'_>,
+    dir: &Path,
+    slot: usize,
+    uid_base: u32,
+) -> Launch {
+    let uid = uid_base + slot as u32;
     let identity = program
         .drop_privileges
         .then_some(Identity { uid, gid: uid });
@@ -243,18 +292,18 @@ pub(crate) const PROTOCOL_FD_ARGS: [&str; 2] = ["3", "4"];
 /// Whether student code should run as an unprivileged uid per slot: only
 /// when salgrade is root, the interpreter is reachable by other users, and
 /// (for bubblewrap) an unprivileged user can create its namespaces.
-pub(crate) fn can_drop(kind: SandboxKind, python: &Python) -> bool {
+pub(crate) fn can_drop(kind: SandboxKind, python: &Python, uid_base: u32) -> bool {
     world_reachable(&python.executable)
         && world_reachable(&python.prefix.join("lib"))
-        && can_drop_compiled(kind)
+        && can_drop_compiled(kind, uid_base)
 }
 
 /// Whether compiled code (and the compiler, installed for every user) can
 /// run as a uid per slot: as root, in a sandbox that can start as that uid.
-pub(crate) fn can_drop_compiled(kind: SandboxKind) -> bool {
+pub(crate) fn can_drop_compiled(kind: SandboxKind, uid_base: u32) -> bool {
     super::unix::is_root()
         && kind != SandboxKind::None
-        && (kind != SandboxKind::Bwrap || bwrap_works_unprivileged())
+        && (kind != SandboxKind::Bwrap || bwrap_works_unprivileged(uid_base))
 }
 
 /// Whether every directory above `path` lets others through, so an
@@ -276,9 +325,9 @@ pub(crate) fn bwrap_works() -> bool {
 
 /// Whether bubblewrap works when started as the first slot's uid (probed
 /// once a run).
-fn bwrap_works_unprivileged() -> bool {
+fn bwrap_works_unprivileged(uid_base: u32) -> bool {
     static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WORKS.get_or_init(|| bwrap_works_as(Some(SANDBOX_UID_BASE)))
+    *WORKS.get_or_init(|| bwrap_works_as(Some(uid_base)))
 }
 
 fn bwrap_works_as(uid: Option<u32>) -> bool {

@@ -114,6 +114,8 @@ pub(crate) struct RunnerConfig {
     /// Build and run compiled student code as an unprivileged uid per slot
     /// (only as root; the compiler and the program are reachable by anyone).
     pub drop_compiled: bool,
+    /// This run's block of sandbox uids (slot `i` runs as its base + `i`).
+    pub uids: std::sync::Arc<sandbox::UidBlock>,
 }
 
 impl RunnerConfig {
@@ -273,7 +275,7 @@ impl Session {
         }
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
-        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot);
+        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot, cfg.uids.base);
         let cgroup = match &cfg.cgroups {
             Some(c) if cfg.sandbox != SandboxKind::None => {
                 Some(c.slot(slot).map_err(SessionError::Cgroup)?)
@@ -391,9 +393,19 @@ impl Session {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
                     self.end();
+                    let (code, signal) = match (status.code(), status.signal()) {
+                        // bubblewrap exits with 128 + N when the program it
+                        // runs is killed by signal N: say which signal.
+                        (Some(c), None)
+                            if self.sandbox == SandboxKind::Bwrap && c > 128 && c < 160 =>
+                        {
+                            (None, Some(c - 128))
+                        }
+                        other => other,
+                    };
                     return Death {
-                        code: status.code(),
-                        signal: status.signal(),
+                        code,
+                        signal,
                         note: None,
                         memory: self.out_of_memory(),
                     };

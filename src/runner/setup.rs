@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use super::cgroup::Cgroups;
+use super::sandbox::UidBlock;
 use super::{Limits, Python, SandboxKind, sandbox};
 
 /// Finds the real interpreter behind `python3` (or `explicit`), once.
@@ -74,20 +75,28 @@ pub(crate) struct Isolation {
     /// Compiled code (and its compiler, installed for everyone) can run as a
     /// uid per slot whatever the interpreter's location.
     pub drop_compiled: bool,
+    /// This run's block of sandbox uids.
+    pub uids: Arc<UidBlock>,
     /// What is missing here and what that means, for the user.
     pub notes: Vec<String>,
 }
 
 /// Sets up the per-slot cgroups and decides on the per-slot uid.
-pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> Isolation {
+pub(crate) fn isolation(
+    kind: SandboxKind,
+    python: &Python,
+    limits: &Limits,
+) -> anyhow::Result<Isolation> {
+    let uids = Arc::new(UidBlock::claim().map_err(anyhow::Error::msg)?);
     let mut notes = Vec::new();
     if kind == SandboxKind::None {
-        return Isolation {
+        return Ok(Isolation {
             cgroups: None,
             drop_privileges: false,
             drop_compiled: false,
+            uids,
             notes: vec!["`--sandbox none` runs student code without limits or isolation; use it for debugging only".to_owned()],
-        };
+        });
     }
     let root = super::unix::is_root();
     let cgroups = match Cgroups::create(limits.processes, limits.memory_mb * 1024 * 1024) {
@@ -102,8 +111,8 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
         }
     };
     super::kill_on_interrupt(cgroups.as_ref().map(Arc::downgrade));
-    let drop_privileges = sandbox::can_drop(kind, python);
-    let drop_compiled = sandbox::can_drop_compiled(kind);
+    let drop_privileges = sandbox::can_drop(kind, python, uids.base);
+    let drop_compiled = sandbox::can_drop_compiled(kind, uids.base);
     if root && !drop_privileges {
         notes.push(format!(
             "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
@@ -111,10 +120,11 @@ pub(crate) fn isolation(kind: SandboxKind, python: &Python, limits: &Limits) -> 
             python.executable.display()
         ));
     }
-    Isolation {
+    Ok(Isolation {
         cgroups,
         drop_privileges,
         drop_compiled,
         notes,
-    }
+        uids,
+    })
 }

@@ -137,7 +137,7 @@ fn sandbox_zombies() -> Vec<String> {
         if has("State:", &|v| v == "Z")
             && has("Uid:", &|v| {
                 v.parse::<u32>()
-                    .is_ok_and(|u| (61_000..61_100).contains(&u))
+                    .is_ok_and(|u| (61_000..71_000).contains(&u))
             })
         {
             found.push(e.file_name().to_string_lossy().into_owned());
@@ -172,7 +172,7 @@ fn assert_nothing_survives(zombies_before: &[String]) {
         if zombie && (parent_is_salgrade || zombies_before.contains(&pid)) {
             continue;
         }
-        if (61_000..61_100).contains(&uid) {
+        if (61_000..71_000).contains(&uid) {
             sandbox_uids.push(format!("{pid}: uid {uid}"));
         }
     }

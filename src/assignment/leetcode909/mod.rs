@@ -87,4 +87,8 @@ impl IntProblem for LeetCode909 {
     fn draw(&self, input: &Input) -> Option<String> {
         reference::draw(input)
     }
+
+    fn signature(&self) -> &'static str {
+        "`class Solution` with Python `def snakesAndLadders(self, board)`, C++ `public: int snakesAndLadders(vector<vector<int>>& board)`"
+    }
 }

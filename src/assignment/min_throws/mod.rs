@@ -90,4 +90,8 @@ impl IntProblem for MinThrows {
     fn draw(&self, input: &Input) -> Option<String> {
         reference::draw(input)
     }
+
+    fn signature(&self) -> &'static str {
+        "Python `def get_min_dice_throws(move, n)` (or `getMinDiceThrows`); C++ `int get_min_dice_throws(int move[], int N)` (or `getMinDiceThrows`), not `static`"
+    }
 }
