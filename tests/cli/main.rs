@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod formats;
 mod generate;
 mod grade;
 mod isolation;
