@@ -320,6 +320,12 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let subs = found.submissions;
+    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            args.format.name()
+        );
+    }
     if args.format.single_submission() && subs.len() != 1 {
         bail!(
             "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
@@ -573,6 +579,10 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let s = &report.students[0];
     let full = s.full_marks();
     if let Some(format) = args.format {
+        if !untested.is_empty() {
+            let w = coverage::warning(&untested, &cases_origin(&args.cases));
+            eprintln!("warning: {w}");
+        }
         let bytes = report::render(&report, format, report::csv::CsvLayout::default())?;
         Output::Stdout.write(&bytes)?;
         return Ok(if full { SUCCESS } else { SOME_FAILED });

@@ -21,6 +21,23 @@ pub(crate) fn summary(f: &FunctionScore) -> String {
     )
 }
 
+/// The most characters of one input, answer or detail shown; the JSON
+/// report has them whole.
+const MAX_FIELD_CHARS: usize = 2000;
+
+/// `text` cut to [`MAX_FIELD_CHARS`], saying how much was left out.
+fn clip(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= MAX_FIELD_CHARS {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(MAX_FIELD_CHARS).collect();
+    format!(
+        "{head} [... {} more characters; the whole case is in the JSON report]",
+        n - MAX_FIELD_CHARS
+    )
+}
+
 /// The shown failure of a function: the shrunk counterexample when there is
 /// one (else the smallest failing case), with expected, got, the detail and
 /// the hint. `None` when every case passed.
@@ -36,27 +53,33 @@ pub(crate) fn failure(f: &FunctionScore) -> Option<String> {
             let _ = writeln!(
                 out,
                 "counterexample (shrunk from case `{}`): {}",
-                c.from_case, c.input
+                c.from_case,
+                clip(&c.input)
             );
         }
         None => {
-            let _ = writeln!(out, "failing case `{}`: {}", fail.case_id, fail.input);
+            let _ = writeln!(
+                out,
+                "failing case `{}`: {}",
+                fail.case_id,
+                clip(&fail.input)
+            );
         }
     }
     if let Some(d) = shown.and_then(|c| c.drawing.as_deref()) {
         let _ = writeln!(out, "{}", d.trim_end());
     }
     if let Some(e) = &v.expected {
-        let _ = writeln!(out, "expected: {e}");
+        let _ = writeln!(out, "expected: {}", clip(e));
     }
     if let Some(g) = &v.got {
-        let _ = writeln!(out, "got: {g}");
+        let _ = writeln!(out, "got: {}", clip(g));
     }
     if let Some(l) = v.line {
         let _ = writeln!(out, "line: {l}");
     }
     if let Some(d) = &v.detail {
-        let _ = writeln!(out, "{}", d.trim_end());
+        let _ = writeln!(out, "{}", clip(d.trim_end()));
     }
     for note in &f.notes {
         let _ = writeln!(out, "{note}");
@@ -134,5 +157,19 @@ pub(crate) fn only_student<'a>(
             "`--format {format}` reports one submission, but this run graded {}; use `salgrade check FILE --format {format}`, or a folder holding one submission",
             many.len()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_fields_are_clipped_and_say_so() {
+        assert_eq!(clip("short"), "short");
+        let long = "x".repeat(MAX_FIELD_CHARS + 5);
+        let cut = clip(&long);
+        assert!(cut.starts_with(&"x".repeat(MAX_FIELD_CHARS)));
+        assert!(cut.ends_with("[... 5 more characters; the whole case is in the JSON report]"));
     }
 }

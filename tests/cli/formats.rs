@@ -420,3 +420,18 @@ fn the_sample_cohort_report_follows_the_schema() {
         .remove("score");
     assert!(!validator.is_valid(&broken));
 }
+
+#[test]
+fn a_csv_layout_without_csv_is_a_usage_error() {
+    let out = salgrade()
+        .args(["grade", "--format", "junit", "--csv-layout", "markus"])
+        .arg(&folders().1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("`--csv-layout` applies to `--format csv`, not `--format junit`"),
+        "{err}"
+    );
+}
