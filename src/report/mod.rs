@@ -88,7 +88,7 @@ pub(crate) enum Format {
     Table,
     /// One row per student, for a gradebook import.
     Csv,
-    /// The full report (see the README for the schema).
+    /// The full report (its JSON Schema is `schema/report.schema.json`).
     Json,
     /// A Markdown table, for a wiki page or a pull request comment.
     Markdown,
