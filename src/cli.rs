@@ -7,6 +7,7 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::Format;
+use crate::report::csv::CsvLayout;
 use crate::runner::{Language, SandboxKind};
 
 /// The most random cases per function `--cases` takes: beyond it a run
@@ -165,9 +166,12 @@ pub(crate) struct GradeArgs {
     /// Students graded at once, 1 to 256 (default: the number of cores).
     #[arg(long, short = 'j', value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
-    /// The report format (default `table`).
+    /// The report format (default `table`); `gradescope` and `classroom` need a folder holding exactly one submission.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload) or `generic` (identifier, total, one column per function).
+    #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
+    pub csv_layout: CsvLayout,
     /// Write the report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -199,6 +203,9 @@ pub(crate) struct CheckArgs {
     /// Print the seed even when it is not the public one (default: only the public seed 1 is printed).
     #[arg(long)]
     pub public_seed: bool,
+    /// Print a report format instead of the feedback text (default: the feedback text), e.g. `classroom`, `gradescope` or `junit` for CI.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]

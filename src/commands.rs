@@ -321,6 +321,21 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let subs = found.submissions;
+    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            args.format.name()
+        );
+    }
+    if args.format.single_submission() && subs.len() != 1 {
+        bail!(
+            "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
+            args.format.name(),
+            root.display(),
+            subs.len(),
+            args.format.name()
+        );
+    }
     // Every output is created (as a temporary file beside its target) before
     // any grading, so a bad path fails at once, and replaced only at the end.
     let output = Output::open(args.output.as_deref())?;
@@ -427,8 +442,12 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             output::write(&path, feedback::render(&report, s, seed).as_bytes())?;
         }
     }
-    full_report.commit(&report::render(&report, report::Format::Json)?)?;
-    output.write(&report::render(&report, args.format)?)?;
+    full_report.commit(&report::render(
+        &report,
+        report::Format::Json,
+        report::csv::CsvLayout::default(),
+    )?)?;
+    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }
 
@@ -560,6 +579,15 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     coverage::only_tested(&mut report, &untested);
     let s = &report.students[0];
     let full = s.full_marks();
+    if let Some(format) = args.format {
+        if !untested.is_empty() {
+            let w = coverage::warning(&untested, &cases_origin(&args.cases));
+            eprintln!("warning: {w}");
+        }
+        let bytes = report::render(&report, format, report::csv::CsvLayout::default())?;
+        Output::Stdout.write(&bytes)?;
+        return Ok(if full { SUCCESS } else { SOME_FAILED });
+    }
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
     let seed = feedback::Seed::for_audience(report.seed, args.public_seed);

@@ -4,7 +4,19 @@
 use serde::{Deserialize, Serialize};
 
 /// The class of a case's outcome. The README lists them with their meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum VerdictKind {
     Pass,
@@ -85,7 +97,7 @@ impl VerdictKind {
 }
 
 /// The judgement of one case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct Verdict {
     #[serde(rename = "verdict")]
     pub kind: VerdictKind,

@@ -17,7 +17,7 @@ use rubric::Rubric;
 use salgrade_reference::Case;
 
 /// One case's judged result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct CaseResult {
     pub case_id: String,
     pub function: String,
@@ -30,7 +30,7 @@ pub(crate) struct CaseResult {
 }
 
 /// One function's score.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct FunctionScore {
     pub passed: u32,
     pub total: u32,
@@ -51,7 +51,7 @@ pub(crate) struct FunctionScore {
 }
 
 /// A failing case as a student sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct Failure {
     pub case_id: String,
     pub label: String,

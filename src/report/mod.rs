@@ -2,23 +2,30 @@
 //! from a [`Report`] to bytes, one module per format. Feedback files and the
 //! terminal view of `check` live here too. No processes.
 
+pub(crate) mod classroom;
 pub(crate) mod coverage;
 pub(crate) mod csv;
 pub(crate) mod feedback;
+pub(crate) mod gradescope;
+pub(crate) mod junit;
 pub(crate) mod markdown;
+mod plain;
+pub(crate) mod schema;
 pub(crate) mod table;
 
 use std::collections::BTreeMap;
 
 use clap::ValueEnum;
 use salgrade_reference::Options;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::grading::lint::Violation;
 use crate::grading::{CaseResult, FunctionScore};
 
-/// The whole run. `--format json` writes exactly this (schema in the README).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The whole run. `--format json` writes exactly this; its JSON Schema is
+/// published as `schema/report.schema.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Report {
     pub salgrade_version: String,
     pub assignment: String,
@@ -43,7 +50,7 @@ pub(crate) struct Report {
 }
 
 /// One student's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct StudentReport {
     pub student: String,
     /// The graded file, relative to the submissions folder.
@@ -81,16 +88,43 @@ pub(crate) enum Format {
     Table,
     /// One row per student, for a gradebook import.
     Csv,
-    /// The full report (see the README for the schema).
+    /// The full report (its JSON Schema is `schema/report.schema.json`).
     Json,
     /// A Markdown table, for a wiki page or a pull request comment.
     Markdown,
+    /// Gradescope's autograder `results.json` (one submission only).
+    Gradescope,
+    /// JUnit XML for CI test viewers: a suite per student, a test case per function.
+    Junit,
+    /// GitHub Classroom's autograding reporter result, version 1 (one submission only).
+    Classroom,
 }
 
-pub(crate) fn render(report: &Report, format: Format) -> anyhow::Result<Vec<u8>> {
+impl Format {
+    /// Whether the format describes exactly one submission.
+    pub(crate) fn single_submission(self) -> bool {
+        matches!(self, Format::Gradescope | Format::Classroom)
+    }
+
+    /// The name `--format` takes.
+    pub(crate) fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default()
+    }
+}
+
+pub(crate) fn render(
+    report: &Report,
+    format: Format,
+    layout: csv::CsvLayout,
+) -> anyhow::Result<Vec<u8>> {
     Ok(match format {
         Format::Table => table::render(report).into_bytes(),
-        Format::Csv => csv::render(report)?,
+        Format::Csv => csv::render(report, layout)?,
+        Format::Gradescope => gradescope::render(report)?,
+        Format::Junit => junit::render(report)?,
+        Format::Classroom => classroom::render(report)?,
         Format::Json => {
             let mut v = serde_json::to_vec_pretty(report)?;
             v.push(b'\n');

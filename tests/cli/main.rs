@@ -6,6 +6,7 @@
 mod assignments;
 mod check;
 mod cxx;
+mod formats;
 mod game;
 mod generate;
 mod grade;

@@ -1,0 +1,437 @@
+//! The report formats (`--format gradescope|junit|classroom`, `--format csv
+//! --csv-layout markus|generic`) and the JSON Schema of `report.json`. Each
+//! format is read back with a real parser and every figure in it compared
+//! with the JSON report of the same run. A small folder (three students,
+//! two random cases per function) keeps the module fast.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::{salgrade, stderr_of, submission};
+
+/// A full-marks student, one with wrong answers in two functions, and one
+/// that passes every case but breaks the container rule.
+const STUDENTS: [&str; 3] = ["correct", "wrong_answer", "uses_containers"];
+
+/// Copies of the fixture students: `many/` holds all three, `one/` holds
+/// `wrong_answer` alone (for the single-submission formats).
+fn folders() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
+    static DIRS: OnceLock<(tempfile::TempDir, PathBuf, PathBuf)> = OnceLock::new();
+    DIRS.get_or_init(|| {
+        let root = tempfile::tempdir().unwrap();
+        let many = root.path().join("many");
+        let one = root.path().join("one");
+        for name in STUDENTS {
+            copy_student(name, &many);
+        }
+        copy_student("wrong_answer", &one);
+        (root, many, one)
+    })
+}
+
+fn copy_student(name: &str, into: &Path) {
+    let dir = into.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = "salbLLfunctions.py";
+    std::fs::copy(submission(name).join(file), dir.join(file)).unwrap();
+}
+
+/// One `grade` run writing `format` with `-o`: its bytes and the JSON
+/// report the same run wrote.
+fn grade(folder: &Path, format: &[&str]) -> (Vec<u8>, Value) {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("out");
+    let run = salgrade()
+        .args(["grade", "--cases", "2", "--format"])
+        .args(format)
+        .arg("-o")
+        .arg(&file)
+        .arg("--out-dir")
+        .arg(out.path())
+        .arg(folder)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report =
+        serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap()).unwrap();
+    (std::fs::read(&file).unwrap(), report)
+}
+
+fn students(report: &Value) -> &Vec<Value> {
+    report["students"].as_array().unwrap()
+}
+
+fn functions(report: &Value) -> Vec<&str> {
+    report["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect()
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The points the rule took: what the functions earned minus the score.
+fn deduction(s: &Value) -> f64 {
+    let earned: f64 = s["functions"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|f| num(&f["points"]))
+        .sum();
+    ((earned - num(&s["score"])) * 100.0).round() / 100.0
+}
+
+#[track_caller]
+fn close(a: f64, b: f64, what: &str) {
+    assert!((a - b).abs() < 1e-9, "{what}: {a} != {b}");
+}
+
+/// The shrunk counterexample's expected and got of a failing function.
+fn counterexample(f: &Value) -> (&str, &str) {
+    let c = &f["counterexample"];
+    (c["expected"].as_str().unwrap(), c["got"].as_str().unwrap())
+}
+
+#[test]
+fn junit_has_a_suite_per_student_and_a_case_per_function() {
+    let (xml, report) = grade(&folders().1, &["junit"]);
+    let text = String::from_utf8(xml).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let suites: Vec<_> = doc
+        .root_element()
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), STUDENTS.len());
+    for s in students(&report) {
+        let name = s["student"].as_str().unwrap();
+        let suite = suites
+            .iter()
+            .find(|n| n.attribute("name") == Some(name))
+            .unwrap_or_else(|| panic!("no suite for {name}"));
+        let prop = |node: &roxmltree::Node, key: &str| -> f64 {
+            node.children()
+                .filter(|n| n.has_tag_name("properties"))
+                .flat_map(|p| p.children())
+                .find(|p| p.attribute("name") == Some(key))
+                .and_then(|p| p.attribute("value"))
+                .unwrap_or_else(|| panic!("{name}: no property {key}"))
+                .parse()
+                .unwrap()
+        };
+        close(prop(suite, "score"), num(&s["score"]), name);
+        close(prop(suite, "max_score"), num(&s["max_score"]), name);
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        // One per function, and the rule check (a48 has a rule).
+        assert_eq!(cases.len(), functions(&report).len() + 1, "{name}");
+        let mut failures = 0;
+        for f in functions(&report) {
+            let score = &s["functions"][f];
+            let case = cases
+                .iter()
+                .find(|c| c.attribute("name") == Some(f))
+                .unwrap_or_else(|| panic!("{name}: no test case {f}"));
+            assert_eq!(prop(case, "passed"), num(&score["passed"]), "{name} {f}");
+            assert_eq!(prop(case, "total"), num(&score["total"]), "{name} {f}");
+            close(prop(case, "points"), num(&score["points"]), f);
+            let failure = case.children().find(|n| n.has_tag_name("failure"));
+            assert_eq!(
+                failure.is_some(),
+                score["passed"] != score["total"],
+                "{name} {f}"
+            );
+            if let Some(failure) = failure {
+                failures += 1;
+                let text = failure.text().unwrap();
+                let (expected, got) = counterexample(score);
+                assert!(text.contains(&format!("expected: {expected}")), "{text}");
+                assert!(text.contains(&format!("got: {got}")), "{text}");
+                assert!(text.contains("hint: "), "{text}");
+            }
+        }
+        let rules = cases
+            .iter()
+            .find(|c| c.attribute("name") == Some("rules"))
+            .unwrap();
+        let violations = s["violations"].as_array().unwrap().len();
+        if rules.children().any(|n| n.has_tag_name("failure")) {
+            failures += 1;
+            assert!(violations > 0, "{name}");
+        } else {
+            assert_eq!(violations, 0, "{name}");
+        }
+        assert_eq!(
+            suite
+                .attribute("failures")
+                .unwrap()
+                .parse::<usize>()
+                .unwrap(),
+            failures,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn csv_markus_has_the_out_of_row_and_a_row_per_student() {
+    let (bytes, report) = grade(&folders().1, &["csv", "--csv-layout", "markus"]);
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(bytes.as_slice());
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    let fs = functions(&report);
+    let mut names = vec![""];
+    names.extend(&fs);
+    names.push("total");
+    assert_eq!(rows[0].iter().collect::<Vec<_>>(), names);
+    let first = &students(&report)[0];
+    for (i, f) in fs.iter().enumerate() {
+        close(
+            rows[1][i + 1].parse().unwrap(),
+            num(&first["functions"][f]["max_points"]),
+            f,
+        );
+    }
+    close(
+        rows[1][fs.len() + 1].parse().unwrap(),
+        num(&first["max_score"]),
+        "out of",
+    );
+    assert_eq!(rows.len(), 2 + students(&report).len());
+    for s in students(&report) {
+        let row = rows
+            .iter()
+            .find(|r| &r[0] == s["student"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(row.len(), names.len());
+        for (i, f) in fs.iter().enumerate() {
+            close(
+                row[i + 1].parse().unwrap(),
+                num(&s["functions"][f]["points"]),
+                f,
+            );
+        }
+        close(
+            row[fs.len() + 1].parse().unwrap(),
+            num(&s["score"]),
+            "total",
+        );
+    }
+}
+
+#[test]
+fn csv_generic_is_identifier_total_and_functions() {
+    let (bytes, report) = grade(&folders().1, &["csv", "--csv-layout", "generic"]);
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let head: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let fs = functions(&report);
+    let mut want = vec!["identifier", "total"];
+    want.extend(&fs);
+    assert_eq!(head, want);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), students(&report).len());
+    for (row, s) in rows.iter().zip(students(&report)) {
+        assert_eq!(&row[0], s["student"].as_str().unwrap());
+        close(row[1].parse().unwrap(), num(&s["score"]), "total");
+        for (i, f) in fs.iter().enumerate() {
+            close(
+                row[i + 2].parse().unwrap(),
+                num(&s["functions"][f]["points"]),
+                f,
+            );
+        }
+    }
+}
+
+/// The tests of a gradescope or classroom result, checked against the one
+/// student of `report`: a test per function with its points, then `rules`
+/// carrying minus the points the rule took, so the scores add up.
+#[track_caller]
+fn single_submission_tests(tests: &[Value], report: &Value, max_key: Option<&str>) {
+    let s = &students(report)[0];
+    let fs = functions(report);
+    assert_eq!(tests.len(), fs.len() + 1);
+    for (t, f) in tests.iter().zip(&fs) {
+        let score = &s["functions"][f];
+        assert_eq!(t["name"], *f);
+        close(num(&t["score"]), num(&score["points"]), f);
+        if let Some(key) = max_key {
+            close(num(&t[key]), num(&score["max_points"]), f);
+        }
+        let text = t["output"].as_str().or(t["message"].as_str()).unwrap();
+        assert!(
+            text.contains(&format!(
+                "{}/{} cases passed",
+                score["passed"], score["total"]
+            )),
+            "{text}"
+        );
+        if score["passed"] != score["total"] {
+            let (expected, got) = counterexample(score);
+            assert!(text.contains(&format!("expected: {expected}")), "{text}");
+            assert!(text.contains(&format!("got: {got}")), "{text}");
+            assert!(text.contains("hint: "), "{text}");
+        }
+    }
+    let rules = tests.last().unwrap();
+    assert_eq!(rules["name"], "rules");
+    close(num(&rules["score"]), -deduction(s), "rules");
+    let sum: f64 = tests.iter().map(|t| num(&t["score"])).sum();
+    close(
+        (sum * 100.0).round() / 100.0,
+        num(&s["score"]),
+        "sum of tests",
+    );
+}
+
+#[test]
+fn gradescope_results_match_the_report() {
+    let (bytes, report) = grade(&folders().2, &["gradescope"]);
+    let results: Value = serde_json::from_slice(&bytes).unwrap();
+    let s = &students(&report)[0];
+    close(num(&results["score"]), num(&s["score"]), "score");
+    assert!(num(&results["execution_time"]) >= 0.0);
+    assert!(results["output"].is_string());
+    let tests = results["tests"].as_array().unwrap();
+    single_submission_tests(tests, &report, Some("max_score"));
+    for t in tests {
+        assert_eq!(t["visibility"], "visible");
+        let passed = t["name"] == "rules"
+            || s["functions"][t["name"].as_str().unwrap()]["passed"]
+                == s["functions"][t["name"].as_str().unwrap()]["total"];
+        assert_eq!(t["status"], if passed { "passed" } else { "failed" }, "{t}");
+    }
+}
+
+#[test]
+fn classroom_result_matches_the_report() {
+    let (bytes, report) = grade(&folders().2, &["classroom"]);
+    let results: Value = serde_json::from_slice(&bytes).unwrap();
+    let s = &students(&report)[0];
+    assert_eq!(results["version"], 1);
+    assert_eq!(results["status"], "fail");
+    close(
+        num(&results["max_score"]),
+        num(&s["max_score"]),
+        "max_score",
+    );
+    let tests = results["tests"].as_array().unwrap();
+    single_submission_tests(tests, &report, None);
+    for t in tests {
+        for key in [
+            "status",
+            "message",
+            "test_code",
+            "filename",
+            "execution_time",
+        ] {
+            assert!(t[key].is_string(), "{key} in {t}");
+        }
+        assert!(t["line_no"].is_u64(), "{t}");
+        assert_eq!(t["filename"], "wrong_answer/salbLLfunctions.py");
+    }
+}
+
+#[test]
+fn check_offers_every_format_and_keeps_its_text_by_default() {
+    let file = submission("uses_containers").join("salbLLfunctions.py");
+    let run = |format: Option<&str>| {
+        let mut cmd = salgrade();
+        cmd.args(["check", "--cases", "2"]);
+        if let Some(f) = format {
+            cmd.args(["--format", f]);
+        }
+        let out = cmd.arg(&file).output().unwrap();
+        // Every case passes, but the rule is broken.
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        out.stdout
+    };
+    let report: Value = serde_json::from_slice(&run(Some("json"))).unwrap();
+    let classroom: Value = serde_json::from_slice(&run(Some("classroom"))).unwrap();
+    assert_eq!(classroom["status"], "fail");
+    single_submission_tests(classroom["tests"].as_array().unwrap(), &report, None);
+    let rules = classroom["tests"].as_array().unwrap().last().unwrap();
+    assert_eq!(rules["status"], "fail");
+    close(num(&rules["score"]), -15.0, "the rule's penalty");
+    let gradescope: Value = serde_json::from_slice(&run(Some("gradescope"))).unwrap();
+    single_submission_tests(gradescope["tests"].as_array().unwrap(), &report, None);
+    let junit = String::from_utf8(run(Some("junit"))).unwrap();
+    roxmltree::Document::parse(&junit).unwrap();
+    let text = String::from_utf8(run(None)).unwrap();
+    assert!(text.contains("## Rule violations"), "{text}");
+}
+
+#[test]
+fn single_submission_formats_refuse_a_folder_of_several() {
+    for format in ["gradescope", "classroom"] {
+        let out = salgrade()
+            .args(["grade", "--format", format])
+            .arg(&folders().1)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("`--format {format}` reports one submission"))
+                && err.contains("holds 3"),
+            "{err}"
+        );
+        assert!(!err.contains("grading "), "refused before grading: {err}");
+    }
+}
+
+fn schema() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/report.schema.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[track_caller]
+fn assert_valid(report: &Value) {
+    let validator = jsonschema::validator_for(&schema()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(report)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn the_sample_cohort_report_follows_the_schema() {
+    let report = &crate::grade::cohort().report;
+    assert_valid(report);
+    // And the schema is not one that accepts anything.
+    let validator = jsonschema::validator_for(&schema()).unwrap();
+    let mut broken = report.clone();
+    broken["students"][0]["cases"][0]["verdict"] = "no_such_verdict".into();
+    assert!(!validator.is_valid(&broken));
+    let mut broken = report.clone();
+    broken["students"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("score");
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn a_csv_layout_without_csv_is_a_usage_error() {
+    let out = salgrade()
+        .args(["grade", "--format", "junit", "--csv-layout", "markus"])
+        .arg(&folders().1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("`--csv-layout` applies to `--format csv`, not `--format junit`"),
+        "{err}"
+    );
+}
