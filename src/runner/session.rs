@@ -177,7 +177,8 @@ pub(crate) struct Session {
     cgroup: Option<SlotGroup>,
     oom_baseline: u64,
     finished: bool,
-    _dir: tempfile::TempDir,
+    /// The session folder, removed when the session is dropped.
+    dir: tempfile::TempDir,
 }
 
 impl Session {
@@ -241,7 +242,7 @@ impl Session {
                 None
             }
         };
-        let kept = std::fs::read(session._dir.path().join(keep)).ok();
+        let kept = std::fs::read(session.dir.path().join(keep)).ok();
         let (stdout, stderr) = session.output();
         Ok(RunToEnd {
             ended,
@@ -341,7 +342,7 @@ impl Session {
             cgroup,
             oom_baseline,
             finished: false,
-            _dir: dir,
+            dir,
         })
     }
 
