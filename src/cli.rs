@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::report::Format;
 use crate::report::csv::CsvLayout;
+use crate::report::{Format, Shard};
 use crate::runner::{Language, SandboxKind};
 
 /// The most random cases per function `--cases` takes: beyond it a run
@@ -34,6 +34,11 @@ pub(crate) enum Command {
         after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` per student."
     )]
     Grade(GradeArgs),
+    /// Combine the `report.json` files of `grade --shard` runs into one report.
+    #[command(
+        after_help = "Example:\n  salgrade merge shard-1/report.json shard-2/report.json shard-3/report.json --format csv -o grades.csv\n\nReports graded with different assignments, seeds, cases, options, rubrics, limits or salgrade versions are refused, as is a student in two reports. Exits 0 when every student has full marks, 1 otherwise."
+    )]
+    Merge(MergeArgs),
     /// Self-check one file with the public cases, as a student before the deadline.
     #[command(
         after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook."
@@ -190,6 +195,25 @@ pub(crate) struct GradeArgs {
     /// Print the seed in the feedback files; by default only the public seed (1) is, so a secret grading seed does not reach students.
     #[arg(long)]
     pub public_seed: bool,
+    /// Grade only shard K of N (1 ≤ K ≤ N): the students whose identifier hashes to K-1 modulo N, the same on every machine; combine the shards' `report.json` with `salgrade merge` (default: every student).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The `report.json` files of the shards (`grade --shard K/N` writes one in its `--out-dir`).
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
+    /// The report format (default `table`); `gradescope` and `classroom` need exactly one student in all.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// The columns of `--format csv`: `salgrade` (default), `markus` or `generic`.
+    #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
+    pub csv_layout: CsvLayout,
+    /// Write the merged report here instead of stdout (`-` is stdout).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -15,7 +15,7 @@ use salgrade_reference::{CaseFile, Options};
 use crate::assignment::{self, Assignment};
 use crate::cli::{
     AssignmentArg, CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat,
-    RefArgs, RunArgs, SandboxArgs,
+    MergeArgs, RefArgs, RunArgs, SandboxArgs,
 };
 use crate::discover::{self, Submission};
 use crate::engine::{self, DeadlinePolicy, Engine};
@@ -24,7 +24,7 @@ use crate::grading::rubric::{self, Rubric};
 use crate::journal::{self, Journal};
 use crate::output::{self, AtomicFile};
 use crate::report::coverage;
-use crate::report::{self, Report, StudentReport, feedback};
+use crate::report::{self, Report, Settings, StudentReport, feedback};
 use crate::runner::{Language, Limits, RunnerConfig, cxx, setup};
 
 pub(crate) const SUCCESS: u8 = 0;
@@ -219,6 +219,8 @@ fn languages_of(files: impl IntoIterator<Item = std::path::PathBuf>) -> Vec<Lang
 
 fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
     Report {
+        shard: None,
+        settings: None,
         salgrade_version: env!("CARGO_PKG_VERSION").to_owned(),
         assignment: engine.assignment.id().to_owned(),
         seed: engine.case_file.seed,
@@ -238,6 +240,43 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
         warnings: Vec::new(),
         students,
     }
+}
+
+/// The fingerprints `salgrade merge` compares: each part hashed on its own,
+/// so a mismatch can be named. Case labels are left out (they describe, they
+/// do not decide a grade); so is the sandbox, which may differ by machine
+/// without changing a verdict and is named in the report as it is.
+fn settings_of(engine: &Engine, run: &RunArgs) -> anyhow::Result<Settings> {
+    let cases = &engine.case_file;
+    let mut case_parts: Vec<Vec<u8>> = vec![
+        cases.assignment.clone().into_bytes(),
+        serde_json::to_vec(&cases.seed)?,
+    ];
+    for c in &cases.cases {
+        case_parts.push(c.id.clone().into_bytes());
+        case_parts.push(c.function.clone().into_bytes());
+        case_parts.push(serde_json::to_vec(&c.input)?);
+        case_parts.push(serde_json::to_vec(&c.expected)?);
+    }
+    let parts: Vec<&[u8]> = case_parts.iter().map(Vec::as_slice).collect();
+    // Sorted, so the order options were given in does not matter.
+    let options: BTreeMap<&String, &serde_json::Value> = cases.options.iter().collect();
+    let limits = serde_json::json!({
+        "limits": &engine.runner.limits,
+        "timeout_floor_ms": run.timeout_floor_ms,
+        "timeout_multiplier": run.timeout_multiplier,
+        "build_timeout_ms": run.build_timeout_ms,
+        "import_timeout_ms": run.import_timeout_ms,
+        "shrink_ms": run.shrink_ms,
+        "output_cap": run.output_cap,
+    });
+    Ok(Settings {
+        cases: journal::fingerprint(&parts),
+        rubric: journal::fingerprint(&[&serde_json::to_vec(&engine.rubric)?]),
+        options: journal::fingerprint(&[&serde_json::to_vec(&options)?]),
+        limits: journal::fingerprint(&[limits.to_string().as_bytes()]),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+    })
 }
 
 /// An output opened before any work, so a bad path fails at once; a file is
@@ -320,7 +359,16 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     for w in &found.warnings {
         eprintln!("warning: {w}");
     }
-    let subs = found.submissions;
+    let mut subs = found.submissions;
+    let everyone = subs.len();
+    if let Some(shard) = args.shard {
+        subs.retain(|s| shard.holds(&s.student));
+        eprintln!(
+            "shard {shard}: {} of the {everyone} submission(s) in `{}`",
+            subs.len(),
+            root.display()
+        );
+    }
     if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
         bail!(
             "`--csv-layout` applies to `--format csv`, not `--format {}`",
@@ -432,6 +480,8 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .filter_map(|s| done.remove(&s.student))
         .collect();
     let mut report = report_of(&engine, students);
+    report.shard = args.shard;
+    report.settings = Some(settings_of(&engine, &args.run)?);
     coverage::only_tested(&mut report, &untested);
     let all_full = report.students.iter().all(StudentReport::full_marks);
     report.warnings = run_warnings;
@@ -447,6 +497,45 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         report::Format::Json,
         report::csv::CsvLayout::default(),
     )?)?;
+    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
+    Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// `salgrade merge`: shard reports read, checked against each other and
+/// combined into one report in the format asked for.
+pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
+    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            args.format.name()
+        );
+    }
+    let output = Output::open(args.output.as_deref())?;
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read report `{}`", path.display()))?;
+        let report: Report = serde_json::from_slice(&bytes).with_context(|| {
+            format!(
+                "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
+                path.display()
+            )
+        })?;
+        reports.push((path.display().to_string(), report));
+    }
+    let merged = report::merge::merge(reports)?;
+    for w in &merged.warnings {
+        eprintln!("warning: {w}");
+    }
+    let report = merged.report;
+    if args.format.single_submission() && report.students.len() != 1 {
+        bail!(
+            "`--format {}` reports one submission, but the reports hold {}",
+            args.format.name(),
+            report.students.len()
+        );
+    }
+    let all_full = report.students.iter().all(StudentReport::full_marks);
     output.write(&report::render(&report, args.format, args.csv_layout)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }

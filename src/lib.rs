@@ -49,6 +49,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         cli::Command::Grade(a) => commands::grade(a),
+        cli::Command::Merge(a) => commands::merge(a),
         cli::Command::Check(a) => commands::check(a),
         cli::Command::Lint(a) => commands::lint(a),
         cli::Command::Gen(a) => commands::generate(a),

@@ -9,6 +9,7 @@ pub(crate) mod feedback;
 pub(crate) mod gradescope;
 pub(crate) mod junit;
 pub(crate) mod markdown;
+pub(crate) mod merge;
 mod plain;
 pub(crate) mod schema;
 pub(crate) mod table;
@@ -46,7 +47,76 @@ pub(crate) struct Report {
     /// Warnings about the run as a whole (entries that map to one student).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The part of the students this run graded (`grade --shard K/N`);
+    /// absent when it graded them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Fingerprints of what decides a grade, so reports can be compared
+    /// (`salgrade merge` refuses to combine reports where they differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Settings>,
     pub students: Vec<StudentReport>,
+}
+
+/// Shard `index` of `count` (1-based): the students whose identifier
+/// hashes to `index - 1` modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub(crate) struct Shard {
+    /// From 1 to `count`.
+    pub index: u32,
+    /// How many shards the students were split into.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether `student` (an identifier from discovery) is in this shard.
+    /// The hash is FNV-1a (see [`crate::journal::fingerprint`]), not Rust's
+    /// `DefaultHasher`: every machine, and every salgrade build, must put a
+    /// student in the same shard, or a merge would miss or repeat students.
+    pub(crate) fn holds(self, student: &str) -> bool {
+        let hex = crate::journal::fingerprint(&[student.as_bytes()]);
+        let hash = u64::from_str_radix(&hex, 16).expect("a fingerprint is 16 hex digits");
+        hash % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N` with 1 ≤ K ≤ N.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let usage = || format!("`{text}` is not `K/N` with 1 ≤ K ≤ N, such as `1/3`");
+        let (k, n) = text.split_once('/').ok_or_else(usage)?;
+        let index: u32 = k.trim().parse().map_err(|_| usage())?;
+        let count: u32 = n.trim().parse().map_err(|_| usage())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(usage());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What a grade depends on besides the submission, each part fingerprinted
+/// on its own so a mismatch between two reports can be named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub(crate) struct Settings {
+    /// The cases: assignment, seed, and each case's id, function, input and
+    /// expected answers (FNV-1a, 16 hex digits).
+    pub cases: String,
+    /// The rubric: points, credit and penalties per function.
+    pub rubric: String,
+    /// The assignment's options (A48's `reading`).
+    pub options: String,
+    /// The resource limits and deadlines student code ran under.
+    pub limits: String,
+    /// The salgrade version that graded.
+    pub version: String,
 }
 
 /// One student's result.

@@ -14,6 +14,7 @@ mod isolation;
 mod lint;
 mod reference;
 mod safety;
+mod shard;
 mod shrink;
 
 use std::path::{Path, PathBuf};

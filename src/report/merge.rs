@@ -1,0 +1,292 @@
+//! Combining shard reports (`salgrade merge`): pure, from reports already
+//! read to one report. Reports combine only when every setting that decides
+//! a grade is the same (see [`super::Settings`]); the first difference is
+//! named with the two files, so the instructor knows which shard to regrade.
+//! Students keep the order `grade` gives them (by identifier).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Report, Shard};
+
+/// Why reports cannot be combined.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub(crate) enum MergeError {
+    #[error("there are no reports to merge")]
+    Nothing,
+    #[error(
+        "`{file}` has no `settings` (an older salgrade graded it), so it cannot be checked against the others; regrade it with this salgrade"
+    )]
+    NoSettings { file: String },
+    #[error(
+        "`{file}` was graded with a different {what} from `{first}`; regrade it with the same settings"
+    )]
+    Mismatch {
+        file: String,
+        first: String,
+        what: &'static str,
+    },
+    #[error(
+        "student `{student}` is in both `{first}` and `{file}`; merge each shard's report once"
+    )]
+    Duplicate {
+        student: String,
+        first: String,
+        file: String,
+    },
+}
+
+/// The combined report, and warnings about the inputs.
+#[derive(Debug)]
+pub(crate) struct Merged {
+    pub report: Report,
+    pub warnings: Vec<String>,
+}
+
+/// Combines `reports` (each with the name of its file).
+pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError> {
+    let mut reports = reports.into_iter();
+    let (first_name, mut merged) = reports.next().ok_or(MergeError::Nothing)?;
+    let first_settings = merged
+        .settings
+        .clone()
+        .ok_or_else(|| MergeError::NoSettings {
+            file: first_name.clone(),
+        })?;
+    let mut owner: BTreeMap<String, String> = BTreeMap::new();
+    for s in &merged.students {
+        claim(&mut owner, &s.student, &first_name)?;
+    }
+    let mut shards: Vec<(String, Option<Shard>)> = vec![(first_name.clone(), merged.shard)];
+    let mut sandboxes = vec![merged.sandbox.clone()];
+    for (name, report) in reports {
+        let settings = report
+            .settings
+            .as_ref()
+            .ok_or_else(|| MergeError::NoSettings { file: name.clone() })?;
+        // The most telling difference first: a seed names itself, where the
+        // cases it generated would only say "cases".
+        let differences = [
+            (
+                "salgrade version",
+                settings.version != first_settings.version,
+            ),
+            ("assignment", report.assignment != merged.assignment),
+            ("seed", report.seed != merged.seed),
+            ("set of options", settings.options != first_settings.options),
+            ("set of cases", settings.cases != first_settings.cases),
+            ("rubric", settings.rubric != first_settings.rubric),
+            ("set of limits", settings.limits != first_settings.limits),
+        ];
+        if let Some((what, _)) = differences.iter().find(|(_, differs)| *differs) {
+            return Err(MergeError::Mismatch {
+                file: name,
+                first: first_name,
+                what,
+            });
+        }
+        for s in &report.students {
+            claim(&mut owner, &s.student, &name)?;
+        }
+        for w in report.warnings {
+            if !merged.warnings.contains(&w) {
+                merged.warnings.push(w);
+            }
+        }
+        if !sandboxes.contains(&report.sandbox) {
+            sandboxes.push(report.sandbox);
+        }
+        shards.push((name, report.shard));
+        merged.students.extend(report.students);
+    }
+    merged.students.sort_by(|a, b| a.student.cmp(&b.student));
+    merged.shard = None;
+    let mut warnings = missing_shards(&shards);
+    if sandboxes.len() > 1 {
+        warnings.push(format!(
+            "the shards ran under different protections: {}",
+            sandboxes.join("; ")
+        ));
+        merged.sandbox = sandboxes.join("; ");
+    }
+    Ok(Merged {
+        report: merged,
+        warnings,
+    })
+}
+
+/// Records that `file` holds `student`, refusing a second holder.
+fn claim(
+    owner: &mut BTreeMap<String, String>,
+    student: &str,
+    file: &str,
+) -> Result<(), MergeError> {
+    if let Some(first) = owner.get(student) {
+        return Err(MergeError::Duplicate {
+            student: student.to_owned(),
+            first: first.clone(),
+            file: file.to_owned(),
+        });
+    }
+    owner.insert(student.to_owned(), file.to_owned());
+    Ok(())
+}
+
+/// Warnings when the shards' own counts say some shard is not among them.
+fn missing_shards(shards: &[(String, Option<Shard>)]) -> Vec<String> {
+    let sharded: Vec<(&String, Shard)> = shards
+        .iter()
+        .filter_map(|(name, s)| s.map(|s| (name, s)))
+        .collect();
+    let Some(&(_, first)) = sharded.first() else {
+        return Vec::new();
+    };
+    if let Some((name, other)) = sharded.iter().find(|(_, s)| s.count != first.count) {
+        return vec![format!(
+            "`{name}` is shard {other} but `{}` is shard {first}: the students were split two ways, so some may be missing or repeated",
+            sharded[0].0
+        )];
+    }
+    let present: BTreeSet<u32> = sharded.iter().map(|(_, s)| s.index).collect();
+    let missing: Vec<String> = (1..=first.count)
+        .filter(|i| !present.contains(i))
+        .map(|i| format!("{i}/{}", first.count))
+        .collect();
+    let mut warnings = Vec::new();
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "shard {} {} not among the reports, so {} students are missing from the merged report",
+            missing.join(", "),
+            if missing.len() == 1 { "is" } else { "are" },
+            if missing.len() == 1 { "its" } else { "their" }
+        ));
+    }
+    if sharded.len() < shards.len() {
+        warnings.push(
+            "an unsharded report is merged with shard reports; check that no student is counted twice".to_owned(),
+        );
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Settings;
+
+    fn report(shard: Option<(u32, u32)>, students: &[&str]) -> Report {
+        Report {
+            salgrade_version: "0".into(),
+            assignment: "a48".into(),
+            seed: Some(1),
+            options: Default::default(),
+            case_count: 0,
+            functions: vec![],
+            sandbox: "rlimit".into(),
+            rule: None,
+            warnings: vec![],
+            shard: shard.map(|(index, count)| Shard { index, count }),
+            settings: Some(Settings {
+                cases: "c".into(),
+                rubric: "r".into(),
+                options: "o".into(),
+                limits: "l".into(),
+                version: "0".into(),
+            }),
+            students: students
+                .iter()
+                .map(|s| crate::report::StudentReport {
+                    student: (*s).into(),
+                    file: None,
+                    score: 0.0,
+                    max_score: 1.0,
+                    functions: BTreeMap::new(),
+                    cases: vec![],
+                    violations: vec![],
+                    penalty: 0.0,
+                    rule_checked: true,
+                    warnings: vec![],
+                    stdout: String::new(),
+                    stderr: String::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn shards_combine_in_identifier_order() {
+        let m = merge(vec![
+            ("a".into(), report(Some((1, 2)), &["carol", "alice"])),
+            ("b".into(), report(Some((2, 2)), &["bob"])),
+        ])
+        .unwrap();
+        let names: Vec<&str> = m
+            .report
+            .students
+            .iter()
+            .map(|s| s.student.as_str())
+            .collect();
+        assert_eq!(names, ["alice", "bob", "carol"]);
+        assert_eq!(m.report.shard, None);
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    }
+
+    #[test]
+    fn a_missing_shard_is_named() {
+        let m = merge(vec![
+            ("a".into(), report(Some((1, 3)), &["alice"])),
+            ("c".into(), report(Some((3, 3)), &["carol"])),
+        ])
+        .unwrap();
+        assert_eq!(m.warnings.len(), 1);
+        assert!(
+            m.warnings[0].contains("shard 2/3 is not"),
+            "{:?}",
+            m.warnings
+        );
+    }
+
+    #[test]
+    fn the_first_difference_is_named() {
+        let mut b = report(None, &["bob"]);
+        b.seed = Some(2);
+        b.settings.as_mut().unwrap().cases = "other".into();
+        let e = merge(vec![
+            ("a".into(), report(None, &["alice"])),
+            ("b".into(), b),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`b` was graded with a different seed from `a`; regrade it with the same settings"
+        );
+    }
+
+    #[test]
+    fn a_student_twice_is_refused() {
+        let e = merge(vec![
+            ("a".into(), report(None, &["alice"])),
+            ("b".into(), report(None, &["alice"])),
+        ])
+        .unwrap_err();
+        assert!(matches!(e, MergeError::Duplicate { .. }), "{e}");
+    }
+
+    #[test]
+    fn shards_are_stable_and_cover_everyone_once() {
+        // Pinned: a change to the hash would split existing cohorts differently.
+        let s = |index| Shard { index, count: 3 };
+        let homes: Vec<u32> = ["alice", "bob", "carol", "dave"]
+            .iter()
+            .map(|n| (1..=3).filter(|&i| s(i).holds(n)).collect::<Vec<_>>())
+            .map(|v| {
+                assert_eq!(v.len(), 1);
+                v[0]
+            })
+            .collect();
+        assert_eq!(homes, [2, 1, 3, 3]);
+        for bad in ["0/3", "4/3", "x/3", "3", "1/0", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        assert_eq!("2/3".parse::<Shard>(), Ok(s(2)));
+    }
+}
