@@ -579,29 +579,11 @@ fn grade_hostile(dir: &Path, hostile: &[&str], sandbox: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Each case's (verdict, detail), by case id.
-fn cases(s: &Value) -> BTreeMap<String, (String, String)> {
-    s["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["case_id"].as_str().unwrap().to_owned(),
-                (
-                    c["verdict"].as_str().unwrap().to_owned(),
-                    c["detail"].as_str().unwrap_or("").to_owned(),
-                ),
-            )
-        })
-        .collect()
-}
-
 /// Every case of `name` has one of `allowed` verdicts, and at least one
 /// has the first with `needle` in its detail.
 #[track_caller]
 fn stopped(report: &Value, name: &str, allowed: &[&str], needle: &str) {
-    let all = cases(student(report, name));
+    let all = crate::case_verdicts(student(report, name));
     for (id, (v, detail)) in &all {
         assert!(allowed.contains(&v.as_str()), "{name} {id}: {v} {detail}");
     }
@@ -615,7 +597,7 @@ fn stopped(report: &Value, name: &str, allowed: &[&str], needle: &str) {
 #[track_caller]
 fn all_pass(report: &Value, name: &str) {
     let s = student(report, name);
-    for (id, (v, detail)) in cases(s) {
+    for (id, (v, detail)) in crate::case_verdicts(s) {
         assert_eq!(v, "pass", "{name} {id}: {detail}");
     }
     assert_eq!(s["stdout"], "", "{name} printed what it found");
@@ -742,13 +724,6 @@ fn sandbox_zombies() -> BTreeSet<String> {
     found
 }
 
-fn bwrap_works() -> bool {
-    std::process::Command::new("bwrap")
-        .args(["--unshare-all", "--ro-bind", "/", "/", "--", "/bin/true"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
     if !have_cxx() {
@@ -760,7 +735,7 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
     let dir = tempfile::tempdir().unwrap();
     let mut ran = Vec::new();
     for backend in ["bwrap", "rlimit"] {
-        if backend == "bwrap" && !bwrap_works() {
+        if backend == "bwrap" && !crate::bwrap_works() {
             eprintln!(
                 "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
             );
@@ -832,8 +807,8 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
         }
         for name in ORDINARY {
             assert_eq!(
-                cases(student(&report, name)),
-                cases(student(&alone, name)),
+                crate::case_verdicts(student(&report, name)),
+                crate::case_verdicts(student(&alone, name)),
                 "{backend}: {name} was graded differently beside the hostile fixtures"
             );
             assert_eq!(

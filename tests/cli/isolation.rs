@@ -4,7 +4,6 @@
 //! nothing of theirs survives. Where a backend cannot promise a protection
 //! the fixture is left out of that backend's cohort, and the test says why.
 
-use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -75,29 +74,12 @@ fn grade(dir: &Path, names: &[&str], sandbox: &str, python: Option<&Path>) -> Va
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn verdicts(s: &Value) -> BTreeMap<String, (String, String)> {
-    s["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["case_id"].as_str().unwrap().to_owned(),
-                (
-                    c["verdict"].as_str().unwrap().to_owned(),
-                    c["detail"].as_str().unwrap_or("").to_owned(),
-                ),
-            )
-        })
-        .collect()
-}
-
 /// Every case of `function` has `verdict` with `needle` in its detail; every
 /// other case passes.
 #[track_caller]
 fn only(report: &Value, name: &str, function: &str, verdict: &str, needle: &str) {
     let s = student(report, name);
-    for (id, (v, detail)) in verdicts(s) {
+    for (id, (v, detail)) in crate::case_verdicts(s) {
         if function == "*" || id.starts_with(&format!("{function}/")) {
             assert_eq!(v, verdict, "{name} {id}: {detail}");
             assert!(detail.contains(needle), "{name} {id}: {detail}");
@@ -110,7 +92,7 @@ fn only(report: &Value, name: &str, function: &str, verdict: &str, needle: &str)
 #[track_caller]
 fn all_pass(report: &Value, name: &str) {
     let s = student(report, name);
-    for (id, (v, detail)) in verdicts(s) {
+    for (id, (v, detail)) in crate::case_verdicts(s) {
         assert_eq!(v, "pass", "{name} {id}: {detail}");
     }
 }
@@ -206,13 +188,6 @@ fn assert_nothing_survives(zombies_before: &[String]) {
     }
 }
 
-fn bwrap_works() -> bool {
-    std::process::Command::new("bwrap")
-        .args(["--unshare-all", "--ro-bind", "/", "/", "--", "/bin/true"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// The interpreter that lets salgrade use a uid per slot when it runs as root.
 fn reachable_python() -> Option<PathBuf> {
     let p = PathBuf::from("/usr/bin/python3");
@@ -228,7 +203,7 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
     let python = reachable_python();
     let mut ran = Vec::new();
     for backend in ["bwrap", "rlimit"] {
-        if backend == "bwrap" && !bwrap_works() {
+        if backend == "bwrap" && !crate::bwrap_works() {
             eprintln!(
                 "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
             );
@@ -335,8 +310,8 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
         // The ordinary students: exactly as when graded alone.
         for name in ORDINARY {
             assert_eq!(
-                verdicts(student(&report, name)),
-                verdicts(student(&probe, name)),
+                crate::case_verdicts(student(&report, name)),
+                crate::case_verdicts(student(&probe, name)),
                 "{backend}: {name} was graded differently beside the hostile fixtures"
             );
             assert_eq!(

@@ -29,6 +29,34 @@ pub(crate) fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     TURN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Each case's (verdict, detail) in a student's report, by case id.
+pub(crate) fn case_verdicts(
+    s: &serde_json::Value,
+) -> std::collections::BTreeMap<String, (String, String)> {
+    s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["case_id"].as_str().unwrap().to_owned(),
+                (
+                    c["verdict"].as_str().unwrap().to_owned(),
+                    c["detail"].as_str().unwrap_or("").to_owned(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Whether bubblewrap is installed and can create its namespaces here.
+pub(crate) fn bwrap_works() -> bool {
+    std::process::Command::new("bwrap")
+        .args(["--unshare-all", "--ro-bind", "/", "/", "--", "/bin/true"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 pub(crate) fn salgrade() -> Command {
     let mut cmd = Command::cargo_bin("salgrade").expect("the binary is built");
     cmd.env_remove("RUST_LOG");
