@@ -109,13 +109,6 @@ pub(crate) fn check_rule(
     })
 }
 
-fn capitalise_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 /// What every case file must get right whatever its assignment: unique ids
 /// and functions the assignment grades.
 fn shared_problems(assignment: &dyn Assignment, file: &CaseFile) -> Vec<String> {
@@ -263,7 +256,7 @@ fn calibrate(
                 .filter(|e| !e.is_empty())
                 .map(|e| format!("; its stderr ends: {e}"))
                 .unwrap_or_default(),
-            capitalise_first(&cause)
+            crate::words::capitalise(&cause)
         );
     }
     Ok(run
@@ -385,10 +378,9 @@ impl Engine {
                         .iter()
                         .map(|w| format!("compiler warning: {w}")),
                 );
-                let mut outcomes = Vec::with_capacity(cases.len());
-                for (case, &deadline) in cases.iter().zip(&calibrated.deadlines) {
-                    outcomes.push(runner.run(case, deadline).with_context(context)?);
-                }
+                let outcomes = runner
+                    .run_all(cases, &calibrated.deadlines)
+                    .with_context(context)?;
                 let results = grading::judge_all(self.assignment, cases, &outcomes);
                 counterexamples =
                     self.shrink_failures(&mut runner, &calibrated.deadlines, &results);

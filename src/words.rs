@@ -16,6 +16,14 @@ pub(crate) fn a(word: &str) -> String {
     format!("{} {word}", if vowel { "an" } else { "a" })
 }
 
+/// `text` with its first letter upper-cased (a hint as a sentence).
+pub(crate) fn capitalise(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,5 +35,7 @@ mod tests {
         assert_eq!(a("int"), "an int");
         assert_eq!(a("bool"), "a bool");
         assert_eq!(a("NoneType"), "a NoneType");
+        assert_eq!(capitalise("raise it"), "Raise it");
+        assert_eq!(capitalise(""), "");
     }
 }

@@ -118,7 +118,7 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
     });
     if let Some(v) = import_failure {
         let _ = writeln!(out, "\n## The module could not be imported\n");
-        let _ = writeln!(out, "{}.\n", capitalise(v.kind.hint()));
+        let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
         let _ = writeln!(
             out,
             "No case of {} could run.",
@@ -155,7 +155,7 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         let _ = writeln!(
             out,
             "{}.\n",
-            capitalise(score.hint.as_deref().unwrap_or(v.kind.hint()))
+            crate::words::capitalise(score.hint.as_deref().unwrap_or(v.kind.hint()))
         );
         match shown {
             Some(c) => {
@@ -276,15 +276,8 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
     out
 }
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 /// `text` cut to `max` characters, saying how much was left out.
-fn clip(text: &str, max: usize) -> String {
+pub(super) fn clip(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
         return text.to_owned();

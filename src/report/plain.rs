@@ -25,17 +25,10 @@ pub(crate) fn summary(f: &FunctionScore) -> String {
 /// report has them whole.
 const MAX_FIELD_CHARS: usize = 2000;
 
-/// `text` cut to [`MAX_FIELD_CHARS`], saying how much was left out.
+/// `text` cut to [`MAX_FIELD_CHARS`], saying how much was left out (the
+/// feedback's own cut, at this format's length).
 fn clip(text: &str) -> String {
-    let n = text.chars().count();
-    if n <= MAX_FIELD_CHARS {
-        return text.to_owned();
-    }
-    let head: String = text.chars().take(MAX_FIELD_CHARS).collect();
-    format!(
-        "{head} [... {} more characters; the whole case is in the JSON report]",
-        n - MAX_FIELD_CHARS
-    )
+    super::feedback::clip(text, MAX_FIELD_CHARS)
 }
 
 /// The shown failure of a function: the shrunk counterexample when there is

@@ -132,10 +132,7 @@ pub(crate) fn run_submission(
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
     let mut runner = SubmissionRunner::new(cfg, harness, source, slot)?;
-    let mut outcomes = Vec::with_capacity(cases.len());
-    for (case, &deadline) in cases.iter().zip(deadlines) {
-        outcomes.push(runner.run(case, deadline)?);
-    }
+    let outcomes = runner.run_all(cases, deadlines)?;
     let (_, stderr) = runner.finish();
     Ok(SubmissionRun { outcomes, stderr })
 }
@@ -230,6 +227,19 @@ impl<'a> SubmissionRunner<'a> {
     /// The compiler's warnings on the student's file (C++ only).
     pub(crate) fn build_warnings(&self) -> &[String] {
         &self.build_warnings
+    }
+
+    /// Puts every case to the submission, each under its deadline.
+    pub(crate) fn run_all(
+        &mut self,
+        cases: &[Case],
+        deadlines: &[Duration],
+    ) -> Result<Vec<RawOutcome>, SessionError> {
+        cases
+            .iter()
+            .zip(deadlines)
+            .map(|(case, &deadline)| self.run(case, deadline))
+            .collect()
     }
 
     /// Puts one case to the submission. The first timeout of a submission is

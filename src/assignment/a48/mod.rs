@@ -341,10 +341,7 @@ impl Assignment for A48 {
         let (Some(function), Some(expected)) =
             (A48Function::from_name(&case.function), expected_of(case))
         else {
-            return Verdict::detail(
-                VerdictKind::HarnessError,
-                "salgrade could not read this case (a bug in the case file)",
-            );
+            return Verdict::harness("salgrade could not read this case (a bug in the case file)");
         };
         let answer: Answer = match serde_json::from_value(answer.clone()) {
             Ok(a) => a,
