@@ -56,7 +56,10 @@ const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 /// The run's sandboxes are reaped to the last process when it ends.
 impl Drop for Engine {
     fn drop(&mut self) {
-        if self.runner.sandbox == runner::SandboxKind::Bwrap {
+        if matches!(
+            self.runner.sandbox,
+            runner::SandboxKind::Bwrap | runner::SandboxKind::Namespaces
+        ) {
             runner::reap_leftovers();
         }
     }

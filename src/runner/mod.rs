@@ -10,6 +10,7 @@
 
 pub(crate) mod capture;
 pub(crate) mod cgroup;
+pub(crate) mod confine;
 pub(crate) mod cxx;
 pub(crate) mod lint;
 pub(crate) mod protocol;

@@ -1,6 +1,10 @@
 //! Sandbox backends: how the driver's command line is built around the
 //! interpreter.
 //!
+//! * `namespaces` (the default): salgrade's own namespaces, made between
+//!   fork and exec (`confine.rs`, `unix.rs`): the same isolation as `bwrap`
+//!   with nothing installed, and, as root, a uid per slot wherever the
+//!   interpreter lives.
 //! * `bwrap`: bubblewrap with every namespace unshared (no network, own PID
 //!   namespace, own user namespace with an unprivileged uid), a read-only view
 //!   of the system directories and the interpreter, a private `/tmp`, and the
@@ -27,6 +31,9 @@ use super::unix::{ChildLimits, Identity};
 pub(crate) enum SandboxKind {
     /// No isolation beyond a clean environment and a process group.
     None,
+    /// salgrade's own namespaces (PID, network, mount, IPC, UTS) and a
+    /// fresh root, plus the rlimit protections; needs nothing installed.
+    Namespaces,
     /// Resource limits, a process group and (as root) an unprivileged uid.
     Rlimit,
     /// bubblewrap namespaces plus the rlimit protections.
@@ -79,8 +86,7 @@ pub(crate) struct Python {
     pub version: String,
 }
 
-/// Where the session folder appears inside bubblewrap.
-const INSIDE_DIR: &str = "/sandbox";
+use super::confine::{self, INSIDE_DIR};
 /// The first uid salgrade uses. A run claims a block of [`UID_BLOCK`]
 /// uids from here (see [`UidBlock`]); slot `i` of the run is its base + `i`.
 pub(crate) const SANDBOX_UID_BASE: u32 = 61_000;
@@ -96,13 +102,21 @@ const UID_BLOCKS: u32 = 32;
 #[derive(Debug)]
 pub(crate) struct UidBlock {
     pub base: u32,
-    _lock: nix::fcntl::Flock<std::fs::File>,
+    /// `None` without root, which never changes uid (nor needs a lock file
+    /// that root made and only root may open).
+    _lock: Option<nix::fcntl::Flock<std::fs::File>>,
 }
 
 impl UidBlock {
     /// Claims the first free block.
     pub(crate) fn claim() -> Result<UidBlock, String> {
         use std::os::unix::fs::OpenOptionsExt;
+        if !super::unix::is_root() {
+            return Ok(UidBlock {
+                base: SANDBOX_UID_BASE,
+                _lock: None,
+            });
+        }
         for k in 0..UID_BLOCKS {
             let path = std::env::temp_dir().join(format!("salgrade-uids-{k}.lock"));
             let file = std::fs::OpenOptions::new()
@@ -117,7 +131,7 @@ impl UidBlock {
             {
                 return Ok(UidBlock {
                     base: SANDBOX_UID_BASE + k * UID_BLOCK,
-                    _lock: lock,
+                    _lock: Some(lock),
                 });
             }
         }
@@ -144,6 +158,8 @@ pub(crate) struct Launch {
     pub identity: Option<Identity>,
     /// The uid whose processes are swept after the session, if any.
     pub sweep_uid: Option<u32>,
+    /// The namespaces and root of the `namespaces` backend.
+    pub confine: Option<confine::Plan>,
 }
 
 /// Where a program's executable is.
@@ -199,13 +215,40 @@ pub(crate) fn launch(
             limits: None,
             identity: None,
             sweep_uid: None,
+            confine: None,
         },
         SandboxKind::Rlimit => Launch {
             command: plain(),
             limits,
             identity,
             sweep_uid: identity.map(|i| i.uid),
+            confine: None,
         },
+        SandboxKind::Namespaces => {
+            let mut command = Command::new(confine::inside_executable(program.executable));
+            command
+                .args(&program.args)
+                .current_dir(dir)
+                .env_clear()
+                .envs(ENV.iter().copied());
+            // Without root, a user namespace maps salgrade's own ids; as
+            // root without a uid to drop to, one maps root onto itself, so
+            // the program holds no capability over the machine.
+            let user = if !super::unix::is_root() {
+                Some(confine::own_user_map())
+            } else if identity.is_none() {
+                Some(confine::root_user_map())
+            } else {
+                None
+            };
+            Launch {
+                command,
+                limits,
+                identity,
+                sweep_uid: identity.map(|i| i.uid),
+                confine: Some(confine::plan(program, dir, program.limits.memory_mb, user)),
+            }
+        }
         SandboxKind::Bwrap => {
             let mut command = Command::new("bwrap");
             command.env_clear().envs(ENV.iter().copied());
@@ -258,6 +301,7 @@ pub(crate) fn launch(
                 limits,
                 identity,
                 sweep_uid: identity.map(|i| i.uid),
+                confine: None,
             }
         }
     }
@@ -290,12 +334,25 @@ impl Python {
 pub(crate) const PROTOCOL_FD_ARGS: [&str; 2] = ["3", "4"];
 
 /// Whether student code should run as an unprivileged uid per slot: only
-/// when salgrade is root, the interpreter is reachable by other users, and
-/// (for bubblewrap) an unprivileged user can create its namespaces.
+/// when salgrade is root, the interpreter is reachable by other users (in
+/// the `namespaces` backend, which binds the interpreter's own tree below
+/// fresh folders, only that tree must let others in), and (for bubblewrap)
+/// an unprivileged user can create its namespaces.
 pub(crate) fn can_drop(kind: SandboxKind, python: &Python, uid_base: u32) -> bool {
-    world_reachable(&python.executable)
-        && world_reachable(&python.prefix.join("lib"))
-        && can_drop_compiled(kind, uid_base)
+    let reachable = if kind == SandboxKind::Namespaces {
+        open_to_others(&python.executable, 0o001)
+            && open_to_others(&python.prefix, 0o005)
+            && open_to_others(&python.prefix.join("lib"), 0o005)
+    } else {
+        world_reachable(&python.executable) && world_reachable(&python.prefix.join("lib"))
+    };
+    reachable && can_drop_compiled(kind, uid_base)
+}
+
+/// Whether `path` itself grants others the `bits` (r=4, x=1).
+fn open_to_others(path: &Path, bits: u32) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & bits == bits)
 }
 
 /// Whether compiled code (and the compiler, installed for every user) can
@@ -359,4 +416,66 @@ fn bwrap_works_as(uid: Option<u32>) -> bool {
         .unwrap_or(false);
     super::reap_leftovers();
     works
+}
+
+/// Whether salgrade can make its own namespaces and root here, found by
+/// running `true` in them once (as root, also dropping to an unprivileged
+/// uid, as a session does). The error says what the kernel refused.
+pub(crate) fn namespaces_work() -> Result<(), String> {
+    static WORKS: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    WORKS.get_or_init(probe_namespaces).clone()
+}
+
+fn probe_namespaces() -> Result<(), String> {
+    let dir = tempfile::Builder::new()
+        .prefix("salgrade-probe-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a folder: {e}"))?;
+    let truth = ["/usr/bin/true", "/bin/true"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+        .ok_or("no `true` program in /usr/bin or /bin")?;
+    let root = super::unix::is_root();
+    let program = Program {
+        executable: Executable::System(truth),
+        args: Vec::new(),
+        binds: Vec::new(),
+        drop_privileges: root,
+        limits: Limits::default(),
+    };
+    // The probe's uid only runs `true`; the first sandbox uid is as good as any.
+    let mut launch = launch(
+        SandboxKind::Namespaces,
+        &program,
+        dir.path(),
+        0,
+        SANDBOX_UID_BASE,
+    );
+    if let Some(id) = launch.identity {
+        let _ = std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid));
+    }
+    let (r, w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|e| format!("cannot create a pipe: {e}"))?;
+    super::unix::become_subreaper();
+    super::unix::prepare(
+        &mut launch.command,
+        &r,
+        &w,
+        launch.limits,
+        launch.identity,
+        [None, None],
+        launch.confine.take(),
+    );
+    let status = launch
+        .command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("a probe in namespaces ended with {s}")),
+        Err(e) => Err(e.to_string()),
+    }
 }

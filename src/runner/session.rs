@@ -126,6 +126,8 @@ impl RunnerConfig {
             match self.sandbox {
                 SandboxKind::None => "none",
                 SandboxKind::Rlimit => "rlimit",
+                SandboxKind::Namespaces =>
+                    "namespaces (PID, network, mount, IPC, UTS; a fresh read-only root)",
                 SandboxKind::Bwrap => "bwrap",
             }
         )];
@@ -139,6 +141,12 @@ impl RunnerConfig {
             (true, _) => parts.push("an unprivileged uid per slot".to_owned()),
             (false, true) => parts.push("an unprivileged uid per slot for C++".to_owned()),
             (false, false) => {}
+        }
+        if !self.drop_privileges
+            && unix::is_root()
+            && matches!(self.sandbox, SandboxKind::Namespaces | SandboxKind::Bwrap)
+        {
+            parts.push("Python as root in a user namespace".to_owned());
         }
         if let Some(cxx) = &self.cxx {
             parts.push(format!("C++: {}", cxx.version));
@@ -301,6 +309,7 @@ impl Session {
             launch.limits,
             launch.identity,
             [join.first(), join.get(1)],
+            launch.confine.take(),
         );
         launch
             .command
@@ -458,7 +467,7 @@ impl Session {
         if let Some(uid) = self.sweep_uid {
             unix::reap_orphans(unix::Orphans::OfUid(uid));
         }
-        if self.sandbox == SandboxKind::Bwrap {
+        if matches!(self.sandbox, SandboxKind::Bwrap | SandboxKind::Namespaces) {
             unix::reap_orphans(unix::Orphans::SandboxZombies);
         }
     }

@@ -50,23 +50,39 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
     })
 }
 
-/// The backend to use: the requested one, or bubblewrap where it works and
-/// rlimit otherwise (with a note to say so once).
+/// The backend to use: the requested one, or salgrade's own namespaces
+/// where the kernel allows them, bubblewrap where only it works (a setuid
+/// install), and rlimit otherwise (with a note to say so once).
 pub(crate) fn choose_sandbox(
     requested: Option<SandboxKind>,
 ) -> anyhow::Result<(SandboxKind, Option<String>)> {
     match requested {
         Some(SandboxKind::Bwrap) if !sandbox::bwrap_works() => bail!(
-            "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox rlimit`"
+            "`--sandbox bwrap` was asked for, but bubblewrap (`bwrap`) is not installed or cannot create namespaces here; install the Debian package `bubblewrap` or choose `--sandbox namespaces`"
         ),
+        Some(SandboxKind::Namespaces) => match sandbox::namespaces_work() {
+            Ok(()) => Ok((SandboxKind::Namespaces, None)),
+            Err(why) => bail!(
+                "`--sandbox namespaces` was asked for, but this machine does not let salgrade create namespaces ({why}); {}",
+                NAMESPACES_HELP
+            ),
+        },
         Some(kind) => Ok((kind, None)),
-        None if sandbox::bwrap_works() => Ok((SandboxKind::Bwrap, None)),
-        None => Ok((
-            SandboxKind::Rlimit,
-            Some("bubblewrap (`bwrap`) is not available here, so student code runs with resource limits only (`--sandbox rlimit`); see the README's security model".to_owned()),
-        )),
+        None => match sandbox::namespaces_work() {
+            Ok(()) => Ok((SandboxKind::Namespaces, None)),
+            Err(_) if sandbox::bwrap_works() => Ok((SandboxKind::Bwrap, None)),
+            Err(why) => Ok((
+                SandboxKind::Rlimit,
+                Some(format!(
+                    "this machine does not let salgrade create namespaces ({why}), so student code runs with resource limits only (`--sandbox rlimit`): it can reach the network and read files others may read; {NAMESPACES_HELP}"
+                )),
+            )),
+        },
     }
 }
+
+/// What to check when namespaces are refused.
+const NAMESPACES_HELP: &str = "run as root, or allow unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`, or on Ubuntu `kernel.apparmor_restrict_unprivileged_userns=0`; in Docker, `--security-opt seccomp=unconfined`); see the README's security model";
 
 /// The protections beyond the backend itself, decided once per run.
 pub(crate) struct Isolation {
@@ -115,9 +131,14 @@ pub(crate) fn isolation(
     let drop_compiled = sandbox::can_drop_compiled(kind, uids.base);
     if root && !drop_privileges {
         notes.push(format!(
-            "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; install Python outside /root (or pass `--python /usr/bin/python3`) for a uid per slot",
-            if kind == SandboxKind::Bwrap { " mapped into a user namespace" } else { "" },
-            python.executable.display()
+            "student code runs as root{}: the interpreter `{}` is not reachable by an unprivileged user; {} for a uid per slot",
+            if matches!(kind, SandboxKind::Bwrap | SandboxKind::Namespaces) { " mapped into a user namespace" } else { "" },
+            python.executable.display(),
+            if kind == SandboxKind::Namespaces {
+                "let others read and enter the interpreter's own folder (`chmod -R o+rX`) or pass `--python /usr/bin/python3`"
+            } else {
+                "install Python outside /root (or pass `--python /usr/bin/python3`)"
+            },
         ));
     }
     Ok(Isolation {

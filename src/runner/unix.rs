@@ -1,6 +1,6 @@
 //! The only `unsafe` in salgrade: what runs in the child between `fork` and
-//! `exec` (protocol fds, resource limits, dropping privileges) and signals to
-//! a process group.
+//! `exec` (protocol fds, resource limits, the namespaces of the `namespaces`
+//! backend, dropping privileges) and signals to a process group.
 //!
 //! Everything the `pre_exec` closure needs is computed before it is built:
 //! between fork and exec only async-signal-safe system calls are allowed, so
@@ -11,11 +11,21 @@ use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use nix::fcntl::{FcntlArg, fcntl};
+use nix::errno::Errno;
+use nix::fcntl::{AT_FDCWD, FcntlArg, OFlag, fcntl};
+use nix::mount::{MntFlags, MsFlags, mount, umount2};
+use nix::sched::{CloneFlags, unshare};
 use nix::sys::resource::{Resource, setrlimit};
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, killpg, sigaction};
+use nix::sys::stat::{Mode, umask};
+use nix::sys::statvfs::{FsFlags, statvfs};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
-use nix::unistd::{Gid, Pid, Uid, dup2_raw, setgid, setgroups, setuid};
+use nix::unistd::{
+    ForkResult, Gid, Pid, Uid, chdir, dup2_raw, fork, mkdir, pivot_root, setgid, setgroups,
+    sethostname, setuid, symlinkat,
+};
+
+use super::confine::{Access, Plan, Step};
 
 /// The fds the driver finds its protocol on.
 pub(crate) const CHILD_REQUEST_FD: RawFd = 3;
@@ -106,7 +116,8 @@ pub(crate) fn lift_fd(fd: OwnedFd) -> io::Result<OwnedFd> {
 }
 
 /// Arranges for the child to find `request` on fd 3 and `response` on fd 4,
-/// sit in its own process group, carry `limits`, and run as `identity`.
+/// sit in its own process group, carry `limits`, run inside the namespaces
+/// and root of `confine` (see `confine.rs`), and run as `identity`.
 pub(crate) fn prepare(
     cmd: &mut Command,
     request: &OwnedFd,
@@ -114,6 +125,7 @@ pub(crate) fn prepare(
     limits: Option<ChildLimits>,
     identity: Option<Identity>,
     join: [Option<&OwnedFd>; 2],
+    confine: Option<Plan>,
 ) {
     let request = request.as_raw_fd();
     let response = response.as_raw_fd();
@@ -121,8 +133,9 @@ pub(crate) fn prepare(
     cmd.process_group(0);
     // SAFETY: the closure runs between fork and exec; the raw fds stay open
     // in the parent until after spawn returns; it only calls write, dup2,
-    // setrlimit, setgroups (with an empty slice), setgid, setuid and prctl,
-    // all async-signal-safe system calls, and allocates nothing.
+    // setrlimit, setgroups (with an empty slice), setgid, setuid, prctl and,
+    // with a plan, what `enter` calls: all async-signal-safe system calls,
+    // on C strings made before the fork; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             // Join the slot's cgroups first, while still privileged: every
@@ -146,13 +159,21 @@ pub(crate) fn prepare(
                 setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
                 setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
             }
+            if let Some(plan) = &confine {
+                // The keeper dies with the salgrade thread that started it.
+                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                // Returns only in the namespace's PID 2, the program.
+                enter(plan)?;
+                nix::sys::prctl::set_no_new_privs()?;
+            }
             if let Some(id) = identity {
                 setgroups(&[])?;
                 setgid(Gid::from_raw(id.gid))?;
                 setuid(Uid::from_raw(id.uid))?;
             }
             // After setuid, which clears it: the child dies with the
-            // salgrade thread that started it, even if salgrade is SIGKILLed.
+            // salgrade thread that started it (in namespaces, with their
+            // init), even if salgrade is SIGKILLed.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             Ok(())
         });
@@ -285,4 +306,260 @@ pub(crate) fn has_sandbox_children() -> bool {
 /// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).
 pub(crate) fn is_root() -> bool {
     Uid::effective().is_root()
+}
+
+/// Enters the plan's namespaces and root: called in the keeper, it forks
+/// the namespace's init, which builds the root and forks the program; it
+/// returns only in the program, and only the program execs.
+fn enter(plan: &Plan) -> io::Result<()> {
+    let mut flags = CloneFlags::CLONE_NEWNS
+        | CloneFlags::CLONE_NEWPID
+        | CloneFlags::CLONE_NEWNET
+        | CloneFlags::CLONE_NEWIPC
+        | CloneFlags::CLONE_NEWUTS
+        | CloneFlags::CLONE_NEWCGROUP;
+    if plan.user.is_some() {
+        flags |= CloneFlags::CLONE_NEWUSER;
+    }
+    unshare(flags)?;
+    if let Some(user) = &plan.user {
+        write_file(c"/proc/self/setgroups", b"deny")?;
+        write_file(c"/proc/self/uid_map", user.uid_map.as_bytes())?;
+        write_file(c"/proc/self/gid_map", user.gid_map.as_bytes())?;
+    }
+    let (status_read, status_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
+    // SAFETY: the child is single-threaded (a child of fork) and goes on
+    // with async-signal-safe calls only.
+    if let ForkResult::Parent { child } = unsafe { fork() }? {
+        keep(child, status_read, status_write);
+    }
+    drop(status_read);
+    // Init dies with the keeper; the namespace dies with init.
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+    build_root(plan)?;
+    let _ = sethostname("salgrade");
+    // SAFETY: as above.
+    if let ForkResult::Parent { child } = unsafe { fork() }? {
+        init(child, status_write);
+    }
+    drop(status_write);
+    Ok(())
+}
+
+/// Writes `bytes` to the file at `path` (a `/proc` map).
+fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    let fd = nix::fcntl::open(path, OFlag::O_WRONLY | OFlag::O_CLOEXEC, Mode::empty())?;
+    nix::unistd::write(&fd, bytes)?;
+    Ok(())
+}
+
+/// Builds the new root as init, inside the fresh mount namespace.
+fn build_root(plan: &Plan) -> io::Result<()> {
+    let none: Option<&std::ffi::CStr> = None;
+    mount(
+        none,
+        c"/",
+        none,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        none,
+    )?;
+    mount(
+        Some(c"tmpfs"),
+        plan.base.as_c_str(),
+        Some(c"tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(plan.root_options.as_c_str()),
+    )?;
+    chdir(plan.base.as_c_str())?;
+    mkdir(
+        plan.old_root_in_base.as_c_str(),
+        Mode::from_bits_truncate(0o700),
+    )?;
+    pivot_root(c".", plan.old_root_in_base.as_c_str())?;
+    chdir(c"/")?;
+    umask(Mode::from_bits_truncate(0o022));
+    for step in &plan.steps {
+        match step {
+            Step::Dir(path) => match mkdir(path.as_c_str(), Mode::from_bits_truncate(0o755)) {
+                Ok(()) | Err(Errno::EEXIST) => {}
+                Err(e) => return Err(e.into()),
+            },
+            Step::File(path) => {
+                nix::fcntl::open(
+                    path.as_c_str(),
+                    OFlag::O_CREAT | OFlag::O_WRONLY | OFlag::O_CLOEXEC,
+                    Mode::from_bits_truncate(0o644),
+                )?;
+            }
+            Step::Bind { from, to, access } => {
+                mount(
+                    Some(from.as_c_str()),
+                    to.as_c_str(),
+                    none,
+                    MsFlags::MS_BIND | MsFlags::MS_REC,
+                    none,
+                )?;
+                // A remount keeps what the source mount has locked (in a
+                // user namespace it must), and adds ours.
+                let mut flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID;
+                flags |= kept_flags(to)?;
+                flags |= match access {
+                    Access::ReadOnly => MsFlags::MS_RDONLY | MsFlags::MS_NODEV,
+                    Access::Writable => MsFlags::MS_NODEV,
+                    Access::Device => MsFlags::MS_NOEXEC,
+                };
+                mount(none, to.as_c_str(), none, flags, none)?;
+            }
+            Step::Tmpfs { to, options } => mount(
+                Some(c"tmpfs"),
+                to.as_c_str(),
+                Some(c"tmpfs"),
+                MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+                Some(options.as_c_str()),
+            )?,
+            Step::Proc(path) => mount(
+                Some(c"proc"),
+                path.as_c_str(),
+                Some(c"proc"),
+                MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+                none,
+            )?,
+            Step::Symlink { target, link } => {
+                match symlinkat(target.as_c_str(), AT_FDCWD, link.as_c_str()) {
+                    Ok(()) | Err(Errno::EEXIST) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+    }
+    umount2(plan.old_root.as_c_str(), MntFlags::MNT_DETACH)?;
+    // SAFETY: rmdir on a C string; failing leaves an empty folder.
+    unsafe { nix::libc::rmdir(plan.old_root.as_ptr()) };
+    mount(
+        none,
+        c"/",
+        none,
+        MsFlags::MS_REMOUNT
+            | MsFlags::MS_BIND
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
+        none,
+    )?;
+    chdir(plan.workdir.as_c_str())?;
+    Ok(())
+}
+
+/// The flags of the mount at `path` that a bind remount must keep.
+fn kept_flags(path: &std::ffi::CStr) -> io::Result<MsFlags> {
+    let have = statvfs(path)?.flags();
+    let mut keep = MsFlags::empty();
+    for (st, ms) in [
+        (FsFlags::ST_RDONLY, MsFlags::MS_RDONLY),
+        (FsFlags::ST_NOSUID, MsFlags::MS_NOSUID),
+        (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
+        (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
+        (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
+        (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
+        (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
+    ] {
+        if have.contains(st) {
+            keep |= ms;
+        }
+    }
+    Ok(keep)
+}
+
+/// Closes every descriptor but `keep`.
+fn close_all_but(keep: RawFd) {
+    let keep = keep as u32;
+    // SAFETY: close_range only closes descriptors; nothing in this process
+    // uses any but `keep` again.
+    unsafe {
+        if keep > 0 {
+            nix::libc::close_range(0, keep - 1, 0);
+        }
+        nix::libc::close_range(keep + 1, u32::MAX, 0);
+    }
+}
+
+/// How the program ended, as init tells the keeper: (0, code) or (1, signal).
+type Ending = [u8; 2];
+
+fn ending_of(status: WaitStatus) -> Option<Ending> {
+    match status {
+        WaitStatus::Exited(_, code) => Some([0, code as u8]),
+        WaitStatus::Signaled(_, signal, _) => Some([1, signal as i32 as u8]),
+        _ => None,
+    }
+}
+
+/// The keeper, outside the namespaces: the process salgrade started and
+/// waits on. It holds nothing (so pipes close when the program's end),
+/// waits for init's word on how the program ended, and ends the same way.
+fn keep(init: Pid, status_read: OwnedFd, status_write: OwnedFd) -> ! {
+    drop(status_write);
+    close_all_but(status_read.as_raw_fd());
+    let mut word: Ending = [0; 2];
+    let mut got = 0;
+    while got < word.len() {
+        match nix::unistd::read(&status_read, &mut word[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(Errno::EINTR) => {}
+            Err(_) => break,
+        }
+    }
+    let init_ended = loop {
+        match waitpid(init, None) {
+            Err(Errno::EINTR) => {}
+            Ok(status) => break ending_of(status),
+            Err(_) => break None,
+        }
+    };
+    // Init's own ending when it could not say (its setup failed, or it was
+    // killed from outside).
+    let ending = if got == word.len() {
+        Some(word)
+    } else {
+        init_ended
+    };
+    end_as(ending.unwrap_or([0, 1]))
+}
+
+/// Init, the namespace's PID 1: reaps everything until the program ends,
+/// tells the keeper how, and exits, which kills what is left inside.
+fn init(program: Pid, status_write: OwnedFd) -> ! {
+    close_all_but(status_write.as_raw_fd());
+    let ending = loop {
+        match waitpid(Pid::from_raw(-1), None) {
+            Ok(status) if status.pid() == Some(program) => {
+                if let Some(e) = ending_of(status) {
+                    break e;
+                }
+            }
+            Ok(_) | Err(Errno::EINTR) => {}
+            Err(_) => break [0, 1],
+        }
+    };
+    let _ = nix::unistd::write(&status_write, &ending);
+    // SAFETY: _exit ends the process at once, as a forked child must.
+    unsafe { nix::libc::_exit(0) }
+}
+
+/// Ends this process as the program ended: the same code, or the same signal.
+fn end_as(ending: Ending) -> ! {
+    if ending[0] == 1 {
+        if let Ok(signal) = Signal::try_from(i32::from(ending[1])) {
+            let default = SigAction::new(SigHandler::SigDfl, SaFlags::empty(), SigSet::empty());
+            // SAFETY: restoring the default action installs no handler.
+            let _ = unsafe { sigaction(signal, &default) };
+            let _ = SigSet::from(signal).thread_unblock();
+            let _ = nix::sys::signal::raise(signal);
+        }
+        // SAFETY: as in `init`.
+        unsafe { nix::libc::_exit(128 + i32::from(ending[1])) }
+    }
+    // SAFETY: as in `init`.
+    unsafe { nix::libc::_exit(i32::from(ending[1])) }
 }

@@ -3,6 +3,9 @@
 //! gets its verdict, the ordinary students are graded exactly as alone, and
 //! nothing of theirs survives. Where a backend cannot promise a protection
 //! the fixture is left out of that backend's cohort, and the test says why.
+//! The default backend (salgrade's own namespaces) runs with bubblewrap
+//! absent from PATH, once with an interpreter under a 0700 folder (pyenv
+//! under /root, where there is one) and once with the system's.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -41,7 +44,15 @@ fn listener() -> Option<Arc<AtomicUsize>> {
     Some(count)
 }
 
-fn grade(dir: &Path, names: &[&str], sandbox: &str, python: Option<&Path>) -> Value {
+/// One way of running the cohort: a backend (`None`: the default, with
+/// nothing on PATH, so no bubblewrap) and an interpreter.
+struct Leg {
+    label: String,
+    sandbox: Option<&'static str>,
+    python: Option<PathBuf>,
+}
+
+fn grade(dir: &Path, names: &[&str], leg: &Leg) -> Value {
     let subs = dir.join(format!("subs-{}", names.len()));
     for n in names {
         let from = if ORDINARY.contains(n) {
@@ -61,12 +72,23 @@ fn grade(dir: &Path, names: &[&str], sandbox: &str, python: Option<&Path>) -> Va
         "--shrink-ms",
         "0",
     ])
-    .args(["--import-timeout-ms", "1000", "--sandbox", sandbox])
+    .args(["--import-timeout-ms", "1000"])
     .arg("--out-dir")
     .arg(dir.join(format!("out-{}", names.len())))
     .env(SECRET, "hunter2")
     .arg(&subs);
-    if let Some(p) = python {
+    match leg.sandbox {
+        Some(backend) => {
+            cmd.args(["--sandbox", backend]);
+        }
+        None => {
+            // An empty PATH: no bubblewrap, nothing but what salgrade has.
+            let empty = dir.join("empty-path");
+            std::fs::create_dir_all(&empty).unwrap();
+            cmd.env("PATH", &empty);
+        }
+    }
+    if let Some(p) = &leg.python {
         cmd.arg("--python").arg(p);
     }
     let out = cmd.output().unwrap();
@@ -194,26 +216,72 @@ fn reachable_python() -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
+/// The real interpreter behind `python3`, if it lies below a folder others
+/// may not enter (pyenv under /root).
+fn private_python() -> Option<PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()?;
+    let exe = std::fs::canonicalize(String::from_utf8_lossy(&out.stdout).trim()).ok()?;
+    use std::os::unix::fs::PermissionsExt;
+    let hidden = exe
+        .ancestors()
+        .skip(1)
+        .any(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o001 == 0));
+    hidden.then_some(exe)
+}
+
+fn legs() -> Vec<Leg> {
+    let mut legs = Vec::new();
+    match private_python() {
+        Some(p) => legs.push(Leg {
+            label: format!("default, {}", p.display()),
+            sandbox: None,
+            python: Some(p),
+        }),
+        None => eprintln!(
+            "note: no interpreter below a private folder here; the default backend runs with the system's only"
+        ),
+    }
+    legs.push(Leg {
+        label: "default, system python".to_owned(),
+        sandbox: None,
+        python: reachable_python(),
+    });
+    if crate::bwrap_works() {
+        legs.push(Leg {
+            label: "bwrap".to_owned(),
+            sandbox: Some("bwrap"),
+            python: reachable_python(),
+        });
+    } else {
+        eprintln!(
+            "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
+        );
+    }
+    legs.push(Leg {
+        label: "rlimit".to_owned(),
+        sandbox: Some("rlimit"),
+        python: reachable_python(),
+    });
+    legs
+}
+
 #[test]
 fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
     let _turn = crate::one_at_a_time();
     let zombies_before = sandbox_zombies();
     let connections = listener();
     let dir = tempfile::tempdir().unwrap();
-    let python = reachable_python();
     let mut ran = Vec::new();
-    for backend in ["bwrap", "rlimit"] {
-        if backend == "bwrap" && !crate::bwrap_works() {
-            eprintln!(
-                "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
-            );
-            continue;
-        }
-        let here = dir.path().join(backend);
+    for (i, leg) in legs().iter().enumerate() {
+        let here = dir.path().join(format!("leg-{i}"));
         std::fs::create_dir_all(&here).unwrap();
         // What this backend can promise on this machine, from its own header.
-        let probe = grade(&here, ORDINARY, backend, python.as_deref());
+        let probe = grade(&here, ORDINARY, leg);
         let protections = probe["sandbox"].as_str().unwrap().to_owned();
+        let backend = leg.label.as_str();
         let cgroup = protections.contains("cgroup");
         let own_uid = protections.contains("unprivileged uid");
         let root = std::fs::read_to_string("/proc/self/status")
@@ -226,7 +294,22 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
             None => cohort.push(name),
             Some(why) => skipped.push(format!("{name}: {why}")),
         };
-        let namespaces = backend == "bwrap";
+        let namespaces =
+            protections.contains("sandbox bwrap") || protections.contains("sandbox namespaces");
+        if leg.sandbox.is_none() {
+            // The default needs nothing installed, and as root it drops to
+            // a uid per slot wherever the interpreter lives.
+            assert!(
+                protections.contains("sandbox namespaces"),
+                "{backend}: {protections}"
+            );
+            if root {
+                assert!(
+                    protections.contains("unprivileged uid per slot"),
+                    "{protections}"
+                );
+            }
+        }
         let bounded = cgroup || own_uid || !root;
         consider("memory_bomb", None);
         consider("huge_file", None);
@@ -264,7 +347,7 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
             eprintln!("note: {backend} ({protections}) cannot promise {s}");
         }
 
-        let report = grade(&here, &cohort, backend, python.as_deref());
+        let report = grade(&here, &cohort, leg);
         let has = |n: &str| cohort.contains(&n);
         if has("fork_bomb") {
             only(
@@ -320,7 +403,7 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
             );
         }
         assert_nothing_survives(&zombies_before);
-        ran.push(backend);
+        ran.push(backend.to_owned());
     }
     if let Some(count) = connections {
         assert_eq!(
@@ -335,6 +418,12 @@ fn hostile_submissions_get_fair_verdicts_and_disturb_nobody() {
 #[test]
 fn an_interrupted_run_leaves_no_student_process() {
     let _turn = crate::one_at_a_time();
+    for sandbox in ["namespaces", "rlimit"] {
+        interrupt_a_run(sandbox);
+    }
+}
+
+fn interrupt_a_run(sandbox: &str) {
     let zombies_before = sandbox_zombies();
     let dir = tempfile::tempdir().unwrap();
     let subs = dir.path().join("subs");
@@ -346,7 +435,7 @@ fn an_interrupted_run_leaves_no_student_process() {
     );
     let bin = assert_cmd::cargo::cargo_bin("salgrade");
     let child = std::process::Command::new(bin)
-        .args(["grade", "--sandbox", "rlimit", "--jobs", "2", "--out-dir"])
+        .args(["grade", "--sandbox", sandbox, "--jobs", "2", "--out-dir"])
         .arg(dir.path().join("out"))
         .arg(&subs)
         .stdout(std::process::Stdio::null())

@@ -1,0 +1,390 @@
+//! The `namespaces` backend's plan: which namespaces a student process gets
+//! and the fresh root it sees, computed in the parent (safe code, allocation
+//! allowed) and carried out between fork and exec by `unix::confine`.
+//!
+//! The child of `fork` (the *keeper*, the process salgrade waits on) unshares
+//! the mount, PID, network, IPC, UTS and cgroup namespaces (and, without
+//! root, a user namespace mapping salgrade's own uid) and forks the
+//! namespace's PID 1 (*init*). Init builds the root: a tmpfs holding
+//! read-only binds of `/usr` and what else the program needs, the session
+//! folder at `/sandbox` (the only writable place but a private `/tmp`), a
+//! fresh `/proc` and a minimal `/dev`; the old root is detached, so the
+//! grader, the case files, other students' folders and the home directories
+//! are simply not there. Init then forks the program (PID 2), which drops to
+//! the slot's uid and execs. Init reaps whatever the program leaves and
+//! passes its exit status to the keeper, which ends the same way. When init
+//! exits, the kernel kills everything left in the namespace.
+//!
+//! PID 2 rather than PID 1 runs the student's code because the kernel
+//! protects a namespace's PID 1 from signals sent inside it: a program that
+//! calls `abort()` or kills itself must die of it, as it would anywhere.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::sandbox::{Executable, Program};
+
+/// Where the session folder appears inside the sandbox.
+pub(crate) const INSIDE_DIR: &str = "/sandbox";
+
+/// System trees every program may read.
+const SYSTEM: &[&str] = &[
+    "/usr",
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+];
+/// The merged-`/usr` links (or, on older systems, directories).
+const MERGED: &[(&str, &str)] = &[
+    ("/lib", "usr/lib"),
+    ("/lib32", "usr/lib32"),
+    ("/lib64", "usr/lib64"),
+    ("/bin", "usr/bin"),
+    ("/sbin", "usr/sbin"),
+];
+/// The device nodes bound into the sandbox's `/dev`.
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
+/// One step in building the new root, with paths inside it; a bind's source
+/// is reached through the old root, mounted at [`Plan::old_root`].
+#[derive(Debug, Clone)]
+pub(crate) enum Step {
+    Dir(CString),
+    /// An empty file, the mount point for a file bind.
+    File(CString),
+    Bind {
+        from: CString,
+        to: CString,
+        access: Access,
+    },
+    Tmpfs {
+        to: CString,
+        options: CString,
+    },
+    Proc(CString),
+    Symlink {
+        target: CString,
+        link: CString,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    ReadOnly,
+    Writable,
+    /// A device node: writable, and the only mount without `nodev`.
+    Device,
+}
+
+/// A user namespace for runs without root: salgrade's uid and gid, mapped
+/// onto themselves (the only mapping an unprivileged process may write).
+#[derive(Debug, Clone)]
+pub(crate) struct UserMap {
+    pub uid_map: CString,
+    pub gid_map: CString,
+}
+
+/// Everything `unix::confine` needs, as C strings made before the fork.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// An existing folder of the old root where the new root's tmpfs is
+    /// mounted before `pivot_root` (the temp dir).
+    pub base: CString,
+    /// The old root's mount point inside the new one, relative to `base`
+    /// before the pivot and absolute after it.
+    pub old_root_in_base: CString,
+    pub old_root: CString,
+    pub root_options: CString,
+    pub steps: Vec<Step>,
+    pub workdir: CString,
+    pub user: Option<UserMap>,
+}
+
+fn c(path: impl AsRef<Path>) -> CString {
+    // Paths come from the file system and from salgrade, never with a NUL;
+    // one that had one could not be bound anyway, so it becomes empty and
+    // its mount fails with a clear error rather than a panic.
+    CString::new(path.as_ref().as_os_str().as_bytes()).unwrap_or_default()
+}
+
+/// The path `inside` seen through the old root.
+fn old(inside: &Path) -> CString {
+    let mut p = PathBuf::from(OLD_ROOT);
+    p.push(inside.strip_prefix("/").unwrap_or(inside));
+    c(p)
+}
+
+const OLD_ROOT: &str = "/.salgrade-old-root";
+
+/// The steps so far, with the folders made and the trees bound.
+#[derive(Default)]
+struct Builder {
+    steps: Vec<Step>,
+    made: Vec<PathBuf>,
+    bound: Vec<PathBuf>,
+}
+
+impl Builder {
+    /// Adds `dir` and its missing ancestors, once each; nothing is made
+    /// inside a bound tree (it is there already, read-only).
+    fn dirs(&mut self, dir: &Path) {
+        let mut todo: Vec<&Path> = dir
+            .ancestors()
+            .take_while(|a| {
+                *a != Path::new("/")
+                    && !self.made.iter().any(|m| m == a)
+                    && !self.bound.iter().any(|b| a.starts_with(b))
+            })
+            .collect();
+        todo.reverse();
+        for d in todo {
+            self.made.push(d.to_path_buf());
+            self.steps.push(Step::Dir(c(d)));
+        }
+    }
+
+    /// Binds `path` read-only at the same place, unless a bound tree holds it.
+    fn bind(&mut self, path: &Path) {
+        if self.bound.iter().any(|b| path.starts_with(b)) {
+            return;
+        }
+        let Ok(meta) = std::fs::metadata(path) else {
+            return;
+        };
+        if meta.is_dir() {
+            self.dirs(path);
+        } else {
+            if let Some(parent) = path.parent() {
+                self.dirs(parent);
+            }
+            self.steps.push(Step::File(c(path)));
+        }
+        self.steps.push(Step::Bind {
+            from: old(path),
+            to: c(path),
+            access: Access::ReadOnly,
+        });
+        if meta.is_dir() {
+            self.bound.push(path.to_path_buf());
+        }
+    }
+}
+
+/// The root a `program` sees when run from the session folder `dir`.
+pub(crate) fn plan(program: &Program<'_>, dir: &Path, tmp_mb: u64, user: Option<UserMap>) -> Plan {
+    let mut b = Builder::default();
+    for sys in SYSTEM {
+        b.bind(Path::new(sys));
+    }
+    for (link, target) in MERGED {
+        let path = Path::new(link);
+        if path.is_symlink() {
+            b.steps.push(Step::Symlink {
+                target: c(target),
+                link: c(link),
+            });
+        } else {
+            b.bind(path);
+        }
+    }
+    // The private /tmp before the program's own trees, which may lie below it.
+    b.dirs(Path::new("/tmp"));
+    b.steps.push(Step::Tmpfs {
+        to: c("/tmp"),
+        options: c(format!("mode=1777,size={tmp_mb}m")),
+    });
+    let executable = match program.executable {
+        Executable::System(p) => Some(p),
+        Executable::InSession(_) => None,
+    };
+    for extra in program.binds.iter().copied().chain(executable) {
+        if !extra.starts_with("/usr") {
+            // The tree itself, below folders the new root makes 0755: an
+            // interpreter under a 0700 home becomes reachable by the slot's
+            // uid without opening that home.
+            let tree = if extra.is_dir() {
+                extra
+            } else {
+                extra.parent().unwrap_or(extra)
+            };
+            b.bind(tree);
+        }
+    }
+    let mut steps = b.steps;
+    steps.push(Step::Dir(c("/proc")));
+    steps.push(Step::Proc(c("/proc")));
+    steps.push(Step::Dir(c("/dev")));
+    steps.push(Step::Tmpfs {
+        to: c("/dev"),
+        options: c("mode=0755,size=64k"),
+    });
+    for dev in DEVICES {
+        let path = Path::new("/dev").join(dev);
+        if path.exists() {
+            steps.push(Step::File(c(&path)));
+            steps.push(Step::Bind {
+                from: old(&path),
+                to: c(&path),
+                access: Access::Device,
+            });
+        }
+    }
+    for (link, target) in [
+        ("/dev/fd", "/proc/self/fd"),
+        ("/dev/stdin", "/proc/self/fd/0"),
+        ("/dev/stdout", "/proc/self/fd/1"),
+        ("/dev/stderr", "/proc/self/fd/2"),
+    ] {
+        steps.push(Step::Symlink {
+            target: c(target),
+            link: c(link),
+        });
+    }
+    steps.push(Step::Dir(c("/dev/shm")));
+    steps.push(Step::Tmpfs {
+        to: c("/dev/shm"),
+        options: c(format!("mode=1777,size={tmp_mb}m")),
+    });
+    steps.push(Step::Dir(c(INSIDE_DIR)));
+    steps.push(Step::Bind {
+        from: old(dir),
+        to: c(INSIDE_DIR),
+        access: Access::Writable,
+    });
+    Plan {
+        base: c(std::env::temp_dir()),
+        old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
+        old_root: c(OLD_ROOT),
+        root_options: c("mode=0755,size=1m"),
+        steps,
+        workdir: c(INSIDE_DIR),
+        user,
+    }
+}
+
+/// The executable's path inside the sandbox.
+pub(crate) fn inside_executable(executable: Executable<'_>) -> PathBuf {
+    match executable {
+        Executable::System(p) => p.to_path_buf(),
+        Executable::InSession(name) => Path::new(INSIDE_DIR).join(name),
+    }
+}
+
+/// The user namespace a run without root needs: its own ids, mapped onto
+/// themselves.
+pub(crate) fn own_user_map() -> UserMap {
+    let uid = nix::unistd::Uid::effective().as_raw();
+    let gid = nix::unistd::Gid::effective().as_raw();
+    UserMap {
+        uid_map: c(format!("{uid} {uid} 1")),
+        gid_map: c(format!("{gid} {gid} 1")),
+    }
+}
+
+/// The user namespace for a program that runs as root: root mapped onto
+/// itself, so it keeps its files but has no capability over the machine.
+pub(crate) fn root_user_map() -> UserMap {
+    UserMap {
+        uid_map: c("0 0 1"),
+        gid_map: c("0 0 1"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::Limits;
+
+    fn names(plan: &Plan) -> Vec<String> {
+        plan.steps
+            .iter()
+            .map(|s| match s {
+                Step::Dir(p) => format!("dir {}", p.to_string_lossy()),
+                Step::File(p) => format!("file {}", p.to_string_lossy()),
+                Step::Bind { from, to, access } => format!(
+                    "bind {} {} {access:?}",
+                    from.to_string_lossy(),
+                    to.to_string_lossy()
+                ),
+                Step::Tmpfs { to, .. } => format!("tmpfs {}", to.to_string_lossy()),
+                Step::Proc(p) => format!("proc {}", p.to_string_lossy()),
+                Step::Symlink { target, link } => {
+                    format!(
+                        "symlink {} {}",
+                        link.to_string_lossy(),
+                        target.to_string_lossy()
+                    )
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_interpreter_under_a_private_home_is_bound_below_fresh_folders() {
+        let home = tempfile::tempdir().unwrap();
+        let prefix = home.path().join("versions/3.11");
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::fs::write(prefix.join("bin/python3"), "").unwrap();
+        let exe = prefix.join("bin/python3");
+        let program = Program {
+            executable: Executable::System(&exe),
+            args: Vec::new(),
+            binds: vec![&prefix],
+            drop_privileges: true,
+            limits: Limits::default(),
+        };
+        let session = tempfile::tempdir().unwrap();
+        let steps = names(&plan(&program, session.path(), 64, None));
+        let at = |s: &str| steps.iter().position(|x| x == s);
+        let bound = format!(
+            "bind {}{} {} ReadOnly",
+            OLD_ROOT,
+            prefix.display(),
+            prefix.display()
+        );
+        let bind_at = at(&bound).unwrap_or_else(|| panic!("{steps:#?}"));
+        // Every ancestor is made (0755) before the bind; the executable's
+        // folder is inside the prefix, so it is not bound again.
+        for a in prefix.ancestors().skip(1).filter(|a| *a != Path::new("/")) {
+            let made = at(&format!("dir {}", a.display())).unwrap();
+            assert!(made < bind_at, "{a:?}");
+        }
+        assert_eq!(
+            steps
+                .iter()
+                .filter(|s| s.starts_with("bind") && s.contains(&prefix.display().to_string()))
+                .count(),
+            1,
+            "{steps:#?}"
+        );
+        // The session folder is the writable /sandbox; the home is nowhere.
+        assert!(steps.contains(&format!(
+            "bind {}{} /sandbox Writable",
+            OLD_ROOT,
+            session.path().display()
+        )));
+        assert!(at("proc /proc").is_some() && at("tmpfs /tmp").is_some());
+    }
+
+    #[test]
+    fn a_compiled_program_runs_from_the_session_folder() {
+        let program = Program {
+            executable: Executable::InSession("program"),
+            args: Vec::new(),
+            binds: Vec::new(),
+            drop_privileges: true,
+            limits: Limits::default(),
+        };
+        assert_eq!(
+            inside_executable(program.executable),
+            Path::new("/sandbox/program")
+        );
+        let steps = names(&plan(&program, Path::new("/tmp/x"), 64, None));
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.starts_with("bind /.salgrade-old-root/usr /usr"))
+        );
+    }
+}
