@@ -59,6 +59,10 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // A run interrupted by a signal fails in its workers as the
+        // handler tears the sandboxes down; the handler exits with the
+        // signal's code once every student process is gone.
+        Err(_) if runner::interrupted() => runner::wait_for_interrupt_exit(),
         Err(e) => {
             eprintln!("error: {}", one_line(&e));
             ExitCode::from(SETUP_ERROR)

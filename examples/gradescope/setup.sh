@@ -13,8 +13,9 @@
 set -euo pipefail
 
 apt-get update
-# python3 runs the students' code; bubblewrap is salgrade's sandbox (where
-# the container does not allow it, salgrade says so and uses resource limits).
+# python3 runs the students' code. salgrade sandboxes with its own
+# namespaces; bubblewrap is its fallback where they are refused but a setuid
+# bwrap works (where neither does, salgrade says so and uses resource limits).
 apt-get install -y --no-install-recommends python3 bubblewrap curl ca-certificates build-essential
 
 # Rust, for building salgrade (only at image build time).

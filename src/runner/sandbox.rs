@@ -245,7 +245,9 @@ pub(crate) fn launch(
                 command,
                 limits,
                 identity,
-                sweep_uid: identity.map(|i| i.uid),
+                // Nothing to sweep: every process of the student lives in
+                // the PID namespace, which dies with its init.
+                sweep_uid: None,
                 confine: Some(confine::plan(program, dir, program.limits.memory_mb, user)),
             }
         }

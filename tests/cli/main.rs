@@ -6,6 +6,7 @@
 mod assignments;
 mod check;
 mod cxx;
+mod fairness;
 mod formats;
 mod game;
 mod generate;
@@ -96,4 +97,41 @@ pub(crate) fn processes_matching(needle: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// A process's `/proc/PID/status`.
+pub(crate) fn status_of(pid: &str) -> Option<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/status")).ok()
+}
+
+pub(crate) fn field(status: &str, name: &str) -> String {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.split_whitespace().next())
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// Whether a running salgrade is among `pid`'s ancestors.
+pub(crate) fn under_live_salgrade(pid: &str) -> bool {
+    let mut here = pid.to_owned();
+    for _ in 0..64 {
+        let Some(status) = status_of(&here) else {
+            return false;
+        };
+        let parent = field(&status, "PPid:");
+        if parent.is_empty() || parent == "0" || parent == "1" {
+            return false;
+        }
+        let salgrade = std::fs::read(format!("/proc/{parent}/cmdline")).is_ok_and(|c| {
+            let argv0 = c.split(|b| *b == 0).next().unwrap_or_default();
+            argv0.ends_with(b"salgrade")
+        });
+        if salgrade {
+            return true;
+        }
+        here = parent;
+    }
+    false
 }
