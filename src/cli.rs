@@ -113,7 +113,8 @@ pub(crate) struct SandboxArgs {
     /// The C++ compiler for C++ submissions; default `g++`, else `c++`, on PATH.
     #[arg(long, value_name = "PATH")]
     pub cxx: Option<PathBuf>,
-    /// The sandbox backend; default `bwrap` where bubblewrap works, else `rlimit`.
+    /// The sandbox backend; default `namespaces` (salgrade's own) where the kernel allows
+    /// them, else `bwrap` if it works, else `rlimit` (with a note).
     #[arg(long, value_enum)]
     pub sandbox: Option<SandboxKind>,
 }
@@ -123,11 +124,17 @@ pub(crate) struct SandboxArgs {
 pub(crate) struct RunArgs {
     #[command(flatten)]
     pub sandbox: SandboxArgs,
-    /// The shortest deadline a case gets, in milliseconds, 50 or more (default 300).
-    #[arg(long, value_name = "MS", default_value_t = 300,
-        value_parser = clap::value_parser!(u64).range(50..=600_000))]
+    /// The least CPU time a case gets, in milliseconds, 10 or more (default 50): a case's
+    /// deadline is the student process's CPU time, which a loaded machine does not inflate.
+    #[arg(long, value_name = "MS", default_value_t = 50,
+        value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub timeout_floor_ms: u64,
-    /// A case's deadline is this many times the model solution's time on it, if above the floor (default 25).
+    /// The least wall time a case gets, in milliseconds (default 1000): the backstop for a
+    /// student that sleeps or blocks; it is also at least 10x the CPU deadline.
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(50..=3_600_000))]
+    pub wall_floor_ms: u64,
+    /// A case's CPU deadline is this many times the model solution's CPU time on it, if above the floor (default 25).
     #[arg(long, value_name = "X", default_value_t = 25.0)]
     pub timeout_multiplier: f64,
     /// The deadline for building a C++ submission, in milliseconds (default 30000).

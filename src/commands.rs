@@ -152,6 +152,7 @@ fn policy(args: &RunArgs) -> DeadlinePolicy {
     DeadlinePolicy {
         floor: Duration::from_millis(args.timeout_floor_ms),
         multiplier: args.timeout_multiplier,
+        wall_floor: Duration::from_millis(args.wall_floor_ms),
     }
 }
 
@@ -265,6 +266,7 @@ fn settings_of(engine: &Engine, run: &RunArgs) -> anyhow::Result<Settings> {
         "limits": &engine.runner.limits,
         "timeout_floor_ms": run.timeout_floor_ms,
         "timeout_multiplier": run.timeout_multiplier,
+        "wall_floor_ms": run.wall_floor_ms,
         "build_timeout_ms": run.build_timeout_ms,
         "import_timeout_ms": run.import_timeout_ms,
         "shrink_ms": run.shrink_ms,
@@ -426,6 +428,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         "limits": &engine.runner.limits,
         "deadline_floor_ms": args.run.timeout_floor_ms,
         "multiplier": args.run.timeout_multiplier,
+        "wall_floor_ms": args.run.wall_floor_ms,
         "version": env!("CARGO_PKG_VERSION"),
     });
     let fp = journal::fingerprint(&[settings.to_string().as_bytes()]);

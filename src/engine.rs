@@ -4,7 +4,9 @@
 //!
 //! Deadlines are calibrated: before grading anyone, the model solution runs
 //! every case in the same sandbox, and each case's deadline is
-//! `max(floor, multiplier x the model's time on that case)`. This run also
+//! `max(floor, multiplier x the model's CPU time on that case)` of the
+//! student process's CPU time, with a wall-time backstop of
+//! `max(wall floor, 10 x that, multiplier x the model's wall time)`. This run also
 //! proves the harness: if the model solution fails a case, grading stops with
 //! an error instead of marking students against a wrong expectation.
 
@@ -23,7 +25,7 @@ use crate::grading::shrink::{self, Budget, Counterexample};
 use crate::grading::{self, rubric::Rubric};
 use crate::outcome::RawOutcome;
 use crate::report::StudentReport;
-use crate::runner::{self, Harness, Language, RunnerConfig};
+use crate::runner::{self, Deadline, Harness, Language, RunnerConfig};
 use crate::verdict::{Verdict, VerdictKind};
 
 /// The language of a submitted file, by its extension.
@@ -44,8 +46,30 @@ fn defines_main(source: &str) -> bool {
 /// How per-case deadlines are chosen.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DeadlinePolicy {
+    /// The least CPU time a case gets.
     pub floor: Duration,
     pub multiplier: f64,
+    /// The least wall time a case gets (the backstop).
+    pub wall_floor: Duration,
+}
+
+/// The wall-time backstop is at least this many times the CPU deadline, so
+/// a correct solution sharing the processor with others (a loaded machine)
+/// is still judged by its CPU time.
+const WALL_PER_CPU: u32 = 10;
+
+impl DeadlinePolicy {
+    /// The deadline of a case on which the model used `cpu` and `wall`.
+    pub(crate) fn deadline(&self, cpu: Duration, wall: Duration) -> Deadline {
+        let cpu = self.floor.max(cpu.mul_f64(self.multiplier));
+        Deadline {
+            cpu,
+            wall: self
+                .wall_floor
+                .max(cpu * WALL_PER_CPU)
+                .max(wall.mul_f64(self.multiplier)),
+        }
+    }
 }
 
 /// The generous deadline the model solution itself runs under.
@@ -79,7 +103,7 @@ pub(crate) struct Engine {
 
 struct Calibrated {
     harness: Harness,
-    deadlines: Vec<Duration>,
+    deadlines: Vec<Deadline>,
 }
 
 /// Candidates one shrink search may try, whatever its time budget.
@@ -106,10 +130,15 @@ pub(crate) fn check_rule(
         slot,
     )
     .context("cannot run the rule checker")?;
-    Ok(match run {
+    Ok(rule_findings(run))
+}
+
+/// The violations in a rule check's answer, or why there is none.
+fn rule_findings(run: runner::LintRun) -> Result<Vec<Violation>, String> {
+    match run {
         runner::LintRun::Findings(findings) => lint::parse_findings(findings),
         runner::LintRun::Unreadable(why) => Err(why),
-    })
+    }
 }
 
 /// What every case file must get right whatever its assignment: unique ids
@@ -230,8 +259,14 @@ fn calibrate(
     runner: &RunnerConfig,
     cases: &[Case],
     policy: DeadlinePolicy,
-) -> anyhow::Result<Vec<Duration>> {
-    let generous = vec![CALIBRATION_DEADLINE; cases.len()];
+) -> anyhow::Result<Vec<Deadline>> {
+    let generous = vec![
+        Deadline {
+            cpu: CALIBRATION_DEADLINE,
+            wall: CALIBRATION_DEADLINE,
+        };
+        cases.len()
+    ];
     let run = runner::run_submission(runner, harness, model.as_bytes(), cases, &generous, 0)
         .context("cannot run the model solution")?;
     let results = grading::judge_all(assignment, cases, &run.outcomes);
@@ -265,12 +300,18 @@ fn calibrate(
     Ok(run
         .outcomes
         .iter()
-        .map(|o| {
-            let model = match o {
-                RawOutcome::Answered { wall_ms, .. } => Duration::from_millis(*wall_ms),
-                _ => Duration::ZERO,
-            };
-            policy.floor.max(model.mul_f64(policy.multiplier))
+        .map(|o| match o {
+            RawOutcome::Answered {
+                wall_ms,
+                process_cpu_us,
+                ..
+            } => {
+                let wall = Duration::from_millis(*wall_ms);
+                // Without a CPU clock, the wall time stands in for it.
+                let cpu = process_cpu_us.map_or(wall, Duration::from_micros);
+                policy.deadline(cpu, wall)
+            }
+            _ => policy.deadline(Duration::ZERO, Duration::ZERO),
         })
         .collect())
 }
@@ -281,7 +322,7 @@ impl Engine {
     fn shrink_failures(
         &self,
         runner: &mut runner::SubmissionRunner<'_>,
-        deadlines: &[Duration],
+        deadlines: &[Deadline],
         results: &[grading::CaseResult],
     ) -> Vec<Counterexample> {
         if self.shrink_budget.is_zero() {
@@ -355,15 +396,9 @@ impl Engine {
                                 file.display()
                             )
                         })?;
-                if language == Some(Language::Python) {
-                    match check_rule(&self.runner, self.assignment, &source, slot)? {
-                        Ok(found) => {
-                            violations = found;
-                            rule_checked = true;
-                        }
-                        Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
-                    }
-                } else {
+                let rule = self.assignment.container_rule();
+                let python = language == Some(Language::Python);
+                if !python {
                     rule_checked = self.assignment.container_rule().is_none();
                     if defines_main(&String::from_utf8_lossy(&source)) {
                         warnings.push(
@@ -372,9 +407,20 @@ impl Engine {
                         );
                     }
                 }
-                let mut runner =
-                    runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot)
-                        .with_context(context)?;
+                // The first session's driver checks the rule before it
+                // imports the file (one process start, not two).
+                let ask = rule.filter(|_| python).map(|r| runner::LintAsk {
+                    checked: r.checked,
+                    exempt: r.exempt,
+                });
+                let mut runner = runner::SubmissionRunner::new(
+                    &self.runner,
+                    &calibrated.harness,
+                    &source,
+                    slot,
+                    ask,
+                )
+                .with_context(context)?;
                 warnings.extend(
                     runner
                         .build_warnings()
@@ -384,6 +430,21 @@ impl Engine {
                 let outcomes = runner
                     .run_all(cases, &calibrated.deadlines)
                     .with_context(context)?;
+                if python {
+                    // A driver that died before its check (or no case at
+                    // all) leaves it to the checker on its own.
+                    let checked = match runner.linted() {
+                        Some(run) if rule.is_some() => rule_findings(run.clone()),
+                        _ => check_rule(&self.runner, self.assignment, &source, slot)?,
+                    };
+                    match checked {
+                        Ok(found) => {
+                            violations = found;
+                            rule_checked = true;
+                        }
+                        Err(why) => warnings.push(format!("the rule check was skipped: {why}")),
+                    }
+                }
                 let results = grading::judge_all(self.assignment, cases, &outcomes);
                 counterexamples =
                     self.shrink_failures(&mut runner, &calibrated.deadlines, &results);

@@ -124,13 +124,25 @@ pub(crate) enum ImportProblem {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum RawOutcome {
     /// The driver answered.
-    Answered { reply: Reply, wall_ms: u64 },
+    Answered {
+        reply: Reply,
+        wall_ms: u64,
+        /// The CPU time of the student's process over the whole request
+        /// (building the input and describing the result included), where
+        /// the runner could read it: what CPU deadlines are measured in.
+        process_cpu_us: Option<u64>,
+    },
     /// The module has no such function.
     Missing,
     /// The case never ran because the module could not be imported.
     NotRun { problem: ImportProblem },
-    /// No answer within `limit_ms` (twice, if `retried`).
-    TimedOut { limit_ms: u64, retried: bool },
+    /// No answer within `limit_ms` (twice, if `retried`), of CPU time when
+    /// `cpu`, else of wall time (the backstop).
+    TimedOut {
+        limit_ms: u64,
+        retried: bool,
+        cpu: bool,
+    },
     /// The process died during the call.
     Died { death: Death },
 }

@@ -25,10 +25,15 @@ pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutco
         },
         RawOutcome::Missing => missing(assignment, case),
         RawOutcome::NotRun { problem } => import_verdict(problem),
-        RawOutcome::TimedOut { limit_ms, retried } => Verdict::detail(
+        RawOutcome::TimedOut {
+            limit_ms,
+            retried,
+            cpu,
+        } => Verdict::detail(
             VerdictKind::Timeout,
             format!(
-                "no answer within {limit_ms} ms{}",
+                "no answer within {limit_ms} ms{}{}",
+                if *cpu { " of CPU time" } else { "" },
                 if *retried {
                     " (tried twice, in fresh processes)"
                 } else {

@@ -72,7 +72,7 @@ pub(crate) fn judge_all(
         .map(|(case, outcome)| {
             let verdict = judge::judge(assignment, case, outcome);
             let (wall_ms, cpu_ms) = match outcome {
-                RawOutcome::Answered { reply, wall_ms } => (Some(*wall_ms), reply.cpu_ms),
+                RawOutcome::Answered { reply, wall_ms, .. } => (Some(*wall_ms), reply.cpu_ms),
                 _ => (None, None),
             };
             CaseResult {

@@ -2,10 +2,13 @@
 
 It names no assignment. Its command line is
 
-    python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE
+    python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE [LINT]
 
-It imports the assignment's adapter, then the student's module, then answers
-requests one at a time. The wire format (JSON lines on two private file
+With LINT (a lint request as JSON), it first checks the student's file
+against the container rule with the checker beside it (`_salgrade_lint.py`)
+and sends the answer, before any student code runs: one process start per
+student instead of two. It imports the assignment's adapter, then the
+student's module, then answers requests one at a time. The wire format (JSON lines on two private file
 descriptors, never stdin or stdout) is specified in `src/runner/protocol.rs`.
 
 The adapter is a module beside this one that knows the assignment:
@@ -29,7 +32,6 @@ import json
 import os
 import sys
 import time
-import traceback
 
 PROTOCOL = 2
 MAX_LINE = 64 * 1024 * 1024
@@ -76,6 +78,7 @@ class Channel:
 
 def short_traceback(exc):
     """The frames of the student's own file, most recent last, at most 6."""
+    import traceback  # only when something was raised: it costs a start-up
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if os.path.basename(f.filename) == STUDENT_FILE]
     lines = ["line {}, in {}: {}".format(f.lineno, f.name, (f.line or "").strip()) for f in frames[-6:]]
@@ -142,6 +145,10 @@ def main():
     channel = Channel(in_fd, out_fd)
     sys.path.insert(0, os.getcwd())
     sys.setrecursionlimit(1000)
+    if len(sys.argv) > 5:
+        import _salgrade_lint
+        channel.send(_salgrade_lint.check(json.loads(sys.argv[5])))
+        del sys.modules["_salgrade_lint"]
     import importlib
     adapter = importlib.import_module(sys.argv[4])
     try:

@@ -347,7 +347,13 @@ def main():
 
     send({"type": "ready", "protocol": 2, "runtime": "Python " + sys.version.split()[0],
           "functions": {}})
-    request = json.loads(reader.readline())
+    send(check(json.loads(reader.readline())))
+
+
+def check(request):
+    """The answer to one lint request: `linted` with the findings, or
+    `unreadable`. The driver calls it too, before it imports the student's
+    module, so nothing the student's code does can change what it finds."""
     try:
         with open(request["file"], "rb") as f:
             raw = f.read()
@@ -360,12 +366,10 @@ def main():
         findings = lint(source, request["checked"], set(request["exempt"]))
     except SyntaxError as exc:
         where = " (line {})".format(exc.lineno) if exc.lineno else ""
-        send({"type": "unreadable", "error": "SyntaxError: {}{}".format(exc.msg, where)})
-        return
+        return {"type": "unreadable", "error": "SyntaxError: {}{}".format(exc.msg, where)}
     except (RecursionError, MemoryError, ValueError) as exc:
-        send({"type": "unreadable", "error": "{}: {}".format(type(exc).__name__, str(exc)[:200])})
-        return
-    send({"type": "linted", "findings": findings})
+        return {"type": "unreadable", "error": "{}: {}".format(type(exc).__name__, str(exc)[:200])}
+    return {"type": "linted", "findings": findings}
 
 
 if __name__ == "__main__":

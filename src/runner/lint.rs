@@ -7,10 +7,41 @@ use std::time::Duration;
 use super::protocol::{Message, Request};
 use super::session::{CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 
-const CHECKER_NAME: &str = "_salgrade_lint.py";
-const CHECKER_PY: &str = include_str!("lint.py");
+pub(crate) const CHECKER_NAME: &str = "_salgrade_lint.py";
+pub(crate) const CHECKER_PY: &str = include_str!("lint.py");
 /// Parsing even a very large file takes well under a second.
 const CHECK_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What the rule check looks for: the functions it checks and those exempt.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LintAsk<'a> {
+    pub checked: &'a [&'a str],
+    pub exempt: &'a [&'a str],
+}
+
+impl LintAsk<'_> {
+    /// The request as the driver takes it on its command line.
+    pub(crate) fn argument(&self, student_file: &str) -> String {
+        let line = Request::Lint {
+            file: student_file,
+            checked: self.checked,
+            exempt: self.exempt,
+        }
+        .line();
+        String::from_utf8_lossy(&line).trim_end().to_owned()
+    }
+}
+
+impl LintRun {
+    /// The checker's answer, from its message; `None` for any other message.
+    pub(crate) fn from_message(message: Message) -> Option<LintRun> {
+        match message {
+            Message::Linted { findings } => Some(LintRun::Findings(findings)),
+            Message::Unreadable { error } => Some(LintRun::Unreadable(error)),
+            _ => None,
+        }
+    }
+}
 
 /// How checking one file went.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +68,7 @@ pub(crate) fn lint_source(
     let program = cfg
         .python
         .program(CHECKER_NAME, &[], cfg.limits, cfg.drop_privileges);
-    let (mut session, started) = Session::start(cfg, &files, &program, slot)?;
+    let (mut session, started) = Session::start(cfg, &files, &program, slot, false)?;
     let failed = |why: String| Ok(LintRun::Unreadable(why));
     match started {
         Started::Ready { .. } => {}
@@ -55,7 +86,11 @@ pub(crate) fn lint_source(
         checked,
         exempt,
     };
-    let run = match session.call(&request, CHECK_DEADLINE) {
+    let deadline = super::Deadline {
+        cpu: CHECK_DEADLINE,
+        wall: CHECK_DEADLINE,
+    };
+    let run = match session.call(&request, deadline) {
         CallEnd::Answered {
             message: Message::Linted { findings },
             ..
@@ -67,7 +102,7 @@ pub(crate) fn lint_source(
         CallEnd::Answered { message, .. } => LintRun::Unreadable(format!(
             "the checker sent an unexpected answer: {message:?}"
         )),
-        CallEnd::TimedOut => LintRun::Unreadable(format!(
+        CallEnd::TimedOut { .. } => LintRun::Unreadable(format!(
             "the checker took longer than {} s",
             CHECK_DEADLINE.as_secs()
         )),

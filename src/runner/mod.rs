@@ -28,12 +28,21 @@ use std::time::Duration;
 
 use crate::outcome::{ImportProblem, RawOutcome};
 use capture::Captured;
-pub(crate) use lint::{LintRun, lint_source};
+pub(crate) use lint::{LintAsk, LintRun, lint_source};
 use protocol::{Message, Request};
 use salgrade_reference::Case;
 pub(crate) use sandbox::{Limits, Python, SandboxKind};
 use session::{CallEnd, Session, SessionFile, Started};
 pub(crate) use session::{RunnerConfig, SessionError};
+
+/// How long one case may take: CPU time of the student's process, which
+/// the machine's load does not inflate, and wall time as a looser backstop
+/// (a student that sleeps or blocks uses no CPU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Deadline {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
 
 /// The driver's file name inside the session folder.
 const DRIVER_NAME: &str = "_salgrade_driver.py";
@@ -129,10 +138,10 @@ pub(crate) fn run_submission(
     harness: &Harness,
     source: &[u8],
     cases: &[Case],
-    deadlines: &[Duration],
+    deadlines: &[Deadline],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
-    let mut runner = SubmissionRunner::new(cfg, harness, source, slot)?;
+    let mut runner = SubmissionRunner::new(cfg, harness, source, slot, None)?;
     let outcomes = runner.run_all(cases, deadlines)?;
     let (_, stderr) = runner.finish();
     Ok(SubmissionRun { outcomes, stderr })
@@ -153,6 +162,10 @@ pub(crate) struct SubmissionRunner<'a> {
     stderr: Captured,
     /// The compiler's warnings on the student's file, for the feedback.
     build_warnings: Vec<String>,
+    /// The rule check the first session's driver runs before the import
+    /// (Python), as its command-line argument; cleared once asked.
+    lint: Option<String>,
+    linted: Option<LintRun>,
 }
 
 /// What every session of a submission starts from.
@@ -176,6 +189,7 @@ impl<'a> SubmissionRunner<'a> {
         harness: &'a Harness,
         source: &'a [u8],
         slot: usize,
+        lint: Option<LintAsk<'_>>,
     ) -> Result<SubmissionRunner<'a>, SessionError> {
         unix::become_subreaper();
         let mut runner = SubmissionRunner {
@@ -188,6 +202,8 @@ impl<'a> SubmissionRunner<'a> {
             stdout: Captured::default(),
             stderr: Captured::default(),
             build_warnings: Vec::new(),
+            lint: None,
+            linted: None,
         };
         match harness {
             Harness::Python {
@@ -202,6 +218,13 @@ impl<'a> SubmissionRunner<'a> {
                 files.push(SessionFile::text(student_file, source));
                 files.push(SessionFile::text(DRIVER_NAME, DRIVER_PY.as_bytes()));
                 files.push(SessionFile::text(ADAPTER_FILE, adapter.as_bytes()));
+                if let Some(ask) = lint {
+                    files.push(SessionFile::text(
+                        lint::CHECKER_NAME,
+                        lint::CHECKER_PY.as_bytes(),
+                    ));
+                    runner.lint = Some(ask.argument(student_file));
+                }
                 runner.prepared = Prepared::Python {
                     student_file,
                     files,
@@ -225,6 +248,12 @@ impl<'a> SubmissionRunner<'a> {
         Ok(runner)
     }
 
+    /// The rule check's answer, if a session ran it (the first one does,
+    /// when asked, unless it died before).
+    pub(crate) fn linted(&self) -> Option<&LintRun> {
+        self.linted.as_ref()
+    }
+
     /// The compiler's warnings on the student's file (C++ only).
     pub(crate) fn build_warnings(&self) -> &[String] {
         &self.build_warnings
@@ -234,7 +263,7 @@ impl<'a> SubmissionRunner<'a> {
     pub(crate) fn run_all(
         &mut self,
         cases: &[Case],
-        deadlines: &[Duration],
+        deadlines: &[Deadline],
     ) -> Result<Vec<RawOutcome>, SessionError> {
         cases
             .iter()
@@ -248,7 +277,7 @@ impl<'a> SubmissionRunner<'a> {
     pub(crate) fn run(
         &mut self,
         case: &Case,
-        deadline: Duration,
+        deadline: Deadline,
     ) -> Result<RawOutcome, SessionError> {
         if let Some(problem) = &self.broken {
             return Ok(RawOutcome::NotRun {
@@ -282,10 +311,12 @@ impl<'a> SubmissionRunner<'a> {
                 CallEnd::Answered {
                     message: Message::Result { case: id, reply },
                     wall,
+                    cpu,
                 } if id == case.id => {
                     return Ok(RawOutcome::Answered {
                         reply,
                         wall_ms: wall.as_millis() as u64,
+                        process_cpu_us: cpu.map(|c| c.as_micros() as u64),
                     });
                 }
                 CallEnd::Answered { message, .. } => {
@@ -300,13 +331,15 @@ impl<'a> SubmissionRunner<'a> {
                         },
                     });
                 }
-                CallEnd::TimedOut => {
+                CallEnd::TimedOut { cpu } => {
                     self.end_session();
                     if self.timeout_confirmed || attempt > 1 {
                         self.timeout_confirmed = true;
+                        let limit = if cpu { deadline.cpu } else { deadline.wall };
                         return Ok(RawOutcome::TimedOut {
-                            limit_ms: deadline.as_millis() as u64,
+                            limit_ms: limit.as_millis() as u64,
                             retried: attempt > 1,
+                            cpu,
                         });
                     }
                 }
@@ -328,18 +361,21 @@ impl<'a> SubmissionRunner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
+        let lint = self.lint.take();
         let (mut session, started) = match &self.prepared {
             Prepared::Python {
                 student_file,
                 files,
             } => {
+                let mut args = vec![*student_file, ADAPTER_MODULE];
+                args.extend(lint.as_deref());
                 let program = self.cfg.python.program(
                     DRIVER_NAME,
-                    &[student_file, ADAPTER_MODULE],
+                    &args,
                     self.cfg.limits,
                     self.cfg.drop_privileges,
                 );
-                Session::start(self.cfg, files, &program, self.slot)?
+                Session::start(self.cfg, files, &program, self.slot, lint.is_some())?
             }
             Prepared::Compiled { program } => {
                 let files = [SessionFile {
@@ -347,10 +383,13 @@ impl<'a> SubmissionRunner<'a> {
                     contents: program,
                     executable: true,
                 }];
-                Session::start(self.cfg, &files, &cxx::program(self.cfg), self.slot)?
+                Session::start(self.cfg, &files, &cxx::program(self.cfg), self.slot, false)?
             }
             Prepared::Nothing => return Err(SessionError::NothingToRun),
         };
+        if let Some(run) = session.linted.take() {
+            self.linted = Some(run);
+        }
         let problem = match started {
             Started::Ready { functions } => return Ok(Ok((session, functions))),
             Started::ImportFailed(error) => ImportProblem::Raised { error },
@@ -405,6 +444,20 @@ pub(crate) fn reap_leftovers() {
 /// session's group is killed, and with cgroups everything in them (which
 /// also catches a grandchild that called `setsid`). Finished students are
 /// already in the journal (`--resume`).
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a signal is being handled (the run is ending).
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Waits for the interrupt handler to end the process.
+pub(crate) fn wait_for_interrupt_exit() -> ! {
+    loop {
+        std::thread::park();
+    }
+}
+
 pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>>) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
@@ -412,6 +465,7 @@ pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             unix::Group::kill_all_live();
             if let Some(cgroups) = cgroups.as_ref().and_then(std::sync::Weak::upgrade) {
                 cgroups.shut_down();

@@ -26,6 +26,8 @@ use crate::outcome::{Death, RaisedError};
 
 /// The longest protocol line the runner accepts from a driver.
 const MAX_LINE: usize = 64 * 1024 * 1024;
+/// The shortest wait between two readings of a program's CPU clock.
+const MIN_WAIT: Duration = Duration::from_millis(2);
 /// How long a driver that closed its channel gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -82,9 +84,52 @@ pub(crate) struct RunToEnd {
 /// How one call ended.
 #[derive(Debug)]
 pub(crate) enum CallEnd {
-    Answered { message: Message, wall: Duration },
-    TimedOut,
+    /// `cpu`: the process's CPU time over the call, where it could be read.
+    Answered {
+        message: Message,
+        wall: Duration,
+        cpu: Option<Duration>,
+    },
+    /// Over the CPU deadline (`cpu`), or the wall-time backstop.
+    TimedOut {
+        cpu: bool,
+    },
     Died(Death),
+}
+
+/// The CPU time the student's program has used: its
+/// `/proc/PID/schedstat`, kept open and read from the start each time
+/// (nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
+struct CpuClock(std::fs::File);
+
+impl CpuClock {
+    /// The clock of the program `depth` levels below `pid` (the sandbox's
+    /// own processes first: bubblewrap's two, or the keeper and init of
+    /// salgrade's namespaces).
+    /// Also returns the processes passed on the way down.
+    fn find(pid: u32, depth: usize) -> Option<(CpuClock, Vec<i32>)> {
+        let mut here = pid;
+        let mut inner = Vec::new();
+        for level in 0..depth {
+            let children =
+                std::fs::read_to_string(format!("/proc/{here}/task/{here}/children")).ok()?;
+            here = children.split_whitespace().next()?.parse().ok()?;
+            if level + 1 < depth {
+                inner.push(here as i32);
+            }
+        }
+        let clock = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
+        Some((CpuClock(clock), inner))
+    }
+
+    fn read(&self) -> Option<Duration> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 128];
+        let n = self.0.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+        Some(Duration::from_nanos(ns))
+    }
 }
 
 enum Event {
@@ -185,27 +230,69 @@ pub(crate) struct Session {
     cgroup: Option<SlotGroup>,
     oom_baseline: u64,
     finished: bool,
+    /// The program's CPU clock, found once it is ready.
+    cpu: Option<CpuClock>,
+    /// The sandbox's own processes between the child and the program
+    /// (bubblewrap's PID 1, or init), which come back to salgrade to be
+    /// reaped when the child is killed first.
+    inner: Vec<i32>,
+    /// The rule check's answer, when the driver was asked to lint first.
+    pub linted: Option<super::lint::LintRun>,
     /// The session folder, removed when the session is dropped.
     dir: tempfile::TempDir,
 }
 
 impl Session {
     /// Starts a program in a fresh folder holding `files`, and waits for its
-    /// first message within the import deadline.
+    /// first message within the import deadline; with `lint_first`, the
+    /// driver's rule check comes before it (kept in `linted`).
     pub(crate) fn start(
         cfg: &RunnerConfig,
         files: &[SessionFile<'_>],
         program: &Program<'_>,
         slot: usize,
+        lint_first: bool,
     ) -> Result<(Session, Started), SessionError> {
         let mut session = Session::spawn(cfg, files, program, slot)?;
-        let started = match session.next_message(cfg.import_timeout) {
+        let until = Instant::now() + cfg.import_timeout;
+        let mut first = session.next_message(cfg.import_timeout);
+        if lint_first {
+            if let Ok(line) = &first {
+                match Message::parse(line)
+                    .ok()
+                    .and_then(super::lint::LintRun::from_message)
+                {
+                    Some(run) => {
+                        session.linted = Some(run);
+                        first =
+                            session.next_message(until.saturating_duration_since(Instant::now()));
+                    }
+                    None => {
+                        let death = session.kill_with_note(
+                            "sent no rule check before its first message".to_owned(),
+                        );
+                        return Ok((session, Started::Died(death)));
+                    }
+                }
+            }
+        }
+        let started = match first {
             Ok(line) => match Message::parse(&line) {
                 Ok(Message::Ready {
                     protocol,
                     functions,
                     ..
-                }) if protocol == protocol::PROTOCOL => Started::Ready { functions },
+                }) if protocol == protocol::PROTOCOL => {
+                    let depth = match cfg.sandbox {
+                        SandboxKind::None | SandboxKind::Rlimit => 0,
+                        SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
+                    };
+                    if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
+                        session.cpu = Some(clock);
+                        session.inner = inner;
+                    }
+                    Started::Ready { functions }
+                }
                 Ok(Message::Ready { protocol, .. }) => {
                     session.end();
                     return Err(SessionError::Protocol(protocol));
@@ -351,34 +438,66 @@ impl Session {
             cgroup,
             oom_baseline,
             finished: false,
+            cpu: None,
+            inner: Vec::new(),
+            linted: None,
             dir,
         })
     }
 
-    /// Sends one request and waits for its answer until `deadline`.
-    pub(crate) fn call(&mut self, request: &Request<'_>, deadline: Duration) -> CallEnd {
+    /// Sends one request and waits for its answer until the program has
+    /// used `deadline.cpu` of CPU time, or `deadline.wall` has passed.
+    /// Without a CPU clock only the wall time counts.
+    pub(crate) fn call(&mut self, request: &Request<'_>, deadline: super::Deadline) -> CallEnd {
         let line = request.line();
         let start = Instant::now();
+        let cpu_start = self.cpu.as_ref().and_then(CpuClock::read);
         if let Some(tx) = &self.requests {
             if tx.send(line).is_err() {
                 return CallEnd::Died(self.kill_with_note("stopped reading requests".to_owned()));
             }
         }
-        match self.next_message(deadline) {
-            Ok(text) => match Message::parse(&text) {
-                Ok(message) => CallEnd::Answered {
-                    message,
-                    wall: start.elapsed(),
-                },
-                Err(e) => {
-                    CallEnd::Died(self.kill_with_note(format!("sent a malformed answer: {e}")))
+        let used = |session: &Session| {
+            let now = session.cpu.as_ref().and_then(CpuClock::read)?;
+            Some(now.saturating_sub(cpu_start?))
+        };
+        // A single-threaded program cannot use CPU time faster than wall
+        // time, so waiting for the CPU time left never waits past it by
+        // more than what the program did not get of the processor.
+        let mut wait = if cpu_start.is_some() {
+            deadline.cpu.min(deadline.wall)
+        } else {
+            deadline.wall
+        };
+        loop {
+            match self.next_message(wait) {
+                Ok(text) => {
+                    return match Message::parse(&text) {
+                        Ok(message) => CallEnd::Answered {
+                            message,
+                            wall: start.elapsed(),
+                            cpu: used(self),
+                        },
+                        Err(e) => CallEnd::Died(
+                            self.kill_with_note(format!("sent a malformed answer: {e}")),
+                        ),
+                    };
                 }
-            },
-            Err(Waited::TimedOut) => {
-                self.end();
-                CallEnd::TimedOut
+                Err(Waited::Died(d)) => return CallEnd::Died(d),
+                Err(Waited::TimedOut) => {
+                    let wall_left = deadline.wall.saturating_sub(start.elapsed());
+                    let cpu = used(self);
+                    let over_cpu = cpu.is_some_and(|c| c >= deadline.cpu);
+                    if wall_left.is_zero() || over_cpu {
+                        self.end();
+                        return CallEnd::TimedOut { cpu: over_cpu };
+                    }
+                    wait = match cpu {
+                        Some(c) => (deadline.cpu - c).max(MIN_WAIT).min(wall_left),
+                        None => wall_left,
+                    };
+                }
             }
-            Err(Waited::Died(d)) => CallEnd::Died(d),
         }
     }
 
@@ -468,7 +587,12 @@ impl Session {
             unix::reap_orphans(unix::Orphans::OfUid(uid));
         }
         if matches!(self.sandbox, SandboxKind::Bwrap | SandboxKind::Namespaces) {
-            unix::reap_orphans(unix::Orphans::SandboxZombies);
+            if self.inner.is_empty() {
+                unix::reap_orphans(unix::Orphans::SandboxZombies);
+            } else {
+                // Known since the program was found: no need to scan /proc.
+                unix::reap_pids(&self.inner);
+            }
         }
     }
 
