@@ -5,9 +5,10 @@ shortest, 300 ms) is interrupted by SIGALRM, as any grader must stop a loop.
 
     python3 limit_driver.py CASES STUDENT_DIR COURSE_DIR PROGRESS [DEADLINE_MS]
 
-Before each call it appends the case's index to PROGRESS, and "done" at the
-end; if the student's code ends the process (`os._exit`), run.py starts it
-again after the case that killed it (START in the environment, A48_START).
+Before each call it appends the case's index to PROGRESS, and at the end
+"hwm KIB" (its peak RSS) and "done"; if the student's code ends the process
+(`os._exit`), run.py starts it again after the case that killed it (the
+environment's A48_START).
 The process's address space is limited like salgrade's (A48_MEMORY_MB).
 """
 
@@ -61,7 +62,7 @@ def main():
         sys.modules["salbLLfunctions"] = module
         spec.loader.exec_module(module)
     except BaseException:
-        progress.write("done\n")  # nothing can be called
+        finish(progress)  # nothing can be called
         return
 
     for index in range(start, len(cases)):
@@ -81,6 +82,16 @@ def main():
                 signal.setitimer(signal.ITIMER_REAL, 0)
         except BaseException:
             pass  # no checks: an exception is as good as an answer here
+    finish(progress)
+
+
+def finish(progress):
+    """Reports this process's own peak RSS (VmHWM; getrusage's ru_maxrss
+    would count the RSS of the process that started this one), then "done"."""
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                progress.write(f"hwm {line.split()[1]}\n")
     progress.write("done\n")
 
 

@@ -180,22 +180,28 @@ def plan_cohorts(work, sizes):
 # ---- running processes -----------------------------------------------------
 
 class Usage:
-    """Wall and CPU time of a batch of child processes, and their memory."""
+    """The processes a method started, and the largest peak RSS they reported.
+
+    Peak RSS is each process's own VmHWM, which it reports at its end: wait4's
+    ru_maxrss would not do, as Linux counts in it the RSS of the process that
+    forked the child (this script) as it was at exec."""
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.max_child_rss_kib = 0
+        self.max_rss_kib = 0
         self.processes = 0
 
-    def add(self, rusage):
+    def started(self):
         with self.lock:
-            self.max_child_rss_kib = max(self.max_child_rss_kib, rusage.ru_maxrss)
             self.processes += 1
+
+    def peak(self, kib):
+        with self.lock:
+            self.max_rss_kib = max(self.max_rss_kib, kib)
 
 
 def run_child(cmd, usage, log_path, env=None, cwd=None, limit_s=None, on_start=None):
-    """Runs one process to its end; returns its exit code (negative: a signal).
-    Its resource usage comes from wait4, so concurrent children do not mix."""
+    """Runs one process to its end; returns its exit code (negative: a signal)."""
     with open(log_path, "ab") as out:
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -205,11 +211,10 @@ def run_child(cmd, usage, log_path, env=None, cwd=None, limit_s=None, on_start=N
         watchdog.start()
     if on_start is not None:
         on_start(proc.pid)
-    _, status, rusage = os.wait4(proc.pid, 0)
+    usage.started()
+    proc.wait()
     if watchdog is not None:
         watchdog.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    usage.add(rusage)
     return proc.returncode
 
 
@@ -249,6 +254,7 @@ def run_salgrade(args, cohort, cases_path, out):
                      on_start=lambda pid: watch_hwm(pid, hwm))
     hwm["stop"] = True
     hwm["thread"].join()
+    usage.peak(hwm.get("hwm_kib", 0))
     if code not in (0, 1):
         raise SystemExit(f"salgrade failed (exit {code}) on {cohort['name']}: see {out}/salgrade.log")
     with open(report, encoding="utf-8") as f:
@@ -261,8 +267,7 @@ def run_salgrade(args, cohort, cases_path, out):
             offenders.update(violation.get("graded", []))
         rules[s["student"]] = sorted(offenders)
         timeouts[s["student"]] = sum(1 for c in s.get("cases", []) if c.get("verdict") == "timeout")
-    return usage, {"passes": passes, "rules": rules, "timeouts": timeouts,
-                   "harness_rss_kib": hwm.get("hwm_kib", 0)}
+    return usage, {"passes": passes, "rules": rules, "timeouts": timeouts}
 
 
 def baseline_student(args, student_dir, cases_path, course, out, usage, totals):
@@ -290,6 +295,7 @@ def baseline_student(args, student_dir, cases_path, course, out, usage, totals):
         with open(outcomes, "a", encoding="utf-8") as f:
             f.write(f"crashed\t{records['running']}\n")
     records = read_outcomes(outcomes)
+    usage.peak(records["hwm_kib"])
     passes = {fn: [0, totals[fn]] for fn in FUNCTIONS if totals[fn]}
     rules = []
     for nodeid, outcome in records["outcomes"].items():
@@ -304,13 +310,15 @@ def baseline_student(args, student_dir, cases_path, course, out, usage, totals):
 
 
 def read_outcomes(path):
-    outcomes, running, finished = {}, None, False
+    outcomes, running, finished, hwm = {}, None, False, 0
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 kind, _, nodeid = line.rstrip("\n").partition("\t")
                 if kind == "finished":
                     finished = True
+                elif kind == "hwm":
+                    hwm = max(hwm, int(nodeid))
                 elif kind == "start":
                     running = nodeid
                 else:
@@ -318,7 +326,7 @@ def read_outcomes(path):
                         outcomes[nodeid] = kind
                     if nodeid == running:
                         running = None
-    return {"outcomes": outcomes, "running": running, "finished": finished}
+    return {"outcomes": outcomes, "running": running, "finished": finished, "hwm_kib": hwm}
 
 
 def run_baseline(args, cohort, cases_path, course, out, totals):
@@ -348,12 +356,16 @@ def limit_student(args, student_dir, cases_path, course, out, usage, case_count)
                   usage, os.path.join(out, "limit", name + ".log"), env=env,
                   limit_s=args.student_limit_s)
         with open(progress, encoding="utf-8") as f:
-            lines = f.read().split()
+            lines = f.read().splitlines()
         if not lines or lines[-1] == "done":
             break
         start = int(lines[-1]) + 1  # the case that ended the process is not tried again
         if start >= case_count:
             break
+    with open(progress, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("hwm "):
+                usage.peak(int(line.split()[1]))
 
 
 def run_limit(args, cohort, cases_path, course, out, case_count):
@@ -370,12 +382,9 @@ def measure(method, run):
     cpu0, wall0 = children_cpu(), time.monotonic()
     usage, details = run()
     wall, cpu = time.monotonic() - wall0, children_cpu() - cpu0
-    result = {"method": method, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-              "processes": usage.processes,
-              "max_process_rss_mib": round(usage.max_child_rss_kib / 1024, 1)}
-    if "harness_rss_kib" in details:
-        result["harness_rss_mib"] = round(details.pop("harness_rss_kib") / 1024, 1)
-    return result, details
+    return {"method": method, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+            "processes": usage.processes,
+            "peak_rss_mib": round(usage.max_rss_kib / 1024, 1)}, details
 
 
 # ---- comparing -------------------------------------------------------------
@@ -538,8 +547,7 @@ def summarize(runs):
     rows = {}
     for r in runs:
         row = rows.setdefault(r["cohort"], {"cohort": r["cohort"], "kind": r["kind"], "students": r["students"]})
-        row[r["method"]] = {k: r[k] for k in ("wall_s", "cpu_s", "max_process_rss_mib", "harness_rss_mib")
-                            if k in r}
+        row[r["method"]] = {k: r[k] for k in ("wall_s", "cpu_s", "peak_rss_mib", "processes")}
     for row in rows.values():
         s, b, l = row.get("salgrade"), row.get("baseline"), row.get("limit")
         if s and l:
@@ -568,16 +576,18 @@ def looping_cost(runs, looping_cases):
 
 def render_markdown(results):
     st = results["settings"]
+    cpu = results["machine"]["cpu_model"]
     lines = [
         f"Benchmark of issue 15 ({results['date']}, {results['machine']['cpus']} CPUs"
-        f"{', ' + results['machine']['cpu_model'] if results['machine']['cpu_model'] else ''}): "
-        f"{st['case_count']} cases per student (`salgrade gen --seed {st['seed']} --cases {st['cases_per_function']}`), "
-        f"baseline and limit {st['jobs']} students at once, salgrade its default. "
-        "Wall and CPU in seconds (CPU: children's user + system); RSS in MiB "
-        "(salgrade: its own peak, then the largest of its processes; baseline, limit: the largest process).",
+        f"{', ' + cpu if cpu else ''}): {st['case_count']} cases per student "
+        f"(`salgrade gen --seed {st['seed']} --cases {st['cases_per_function']}`); the baseline and "
+        f"the limit grade {st['jobs']} students at once, salgrade uses its default `--jobs`. "
+        "Seconds of wall time and of CPU (all child processes, user + system); peak RSS in MiB "
+        "(salgrade: its own process; baseline and limit: their largest process).",
         "",
-        "| cohort | students | salgrade wall | salgrade CPU | baseline wall | baseline CPU | limit wall | limit CPU "
-        "| salgrade / limit (wall) | baseline / salgrade (wall) | salgrade RSS (own / largest) | baseline RSS | limit RSS |",
+        "| cohort | students | salgrade wall | salgrade CPU | baseline wall | baseline CPU "
+        "| limit wall | limit CPU | salgrade / limit | baseline / salgrade "
+        "| salgrade RSS | baseline RSS | limit RSS |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
@@ -586,18 +596,21 @@ def render_markdown(results):
         return "" if v is None else f"{v:g}"
 
     for row in results["summary"]:
-        s_rss = ""
-        if "salgrade" in row:
-            s_rss = f"{cell(row, 'salgrade', 'harness_rss_mib')} / {cell(row, 'salgrade', 'max_process_rss_mib')}"
-        ratio_cells = [row.get("salgrade_over_limit_wall"), row.get("baseline_over_salgrade_wall")]
+        ratios = [row.get("salgrade_over_limit_wall"), row.get("baseline_over_salgrade_wall")]
         lines.append("| " + " | ".join([
             row["cohort"], str(row["students"]),
             cell(row, "salgrade", "wall_s"), cell(row, "salgrade", "cpu_s"),
             cell(row, "baseline", "wall_s"), cell(row, "baseline", "cpu_s"),
             cell(row, "limit", "wall_s"), cell(row, "limit", "cpu_s"),
-            *("" if v is None else f"{v:g}" for v in ratio_cells),
-            s_rss, cell(row, "baseline", "max_process_rss_mib"), cell(row, "limit", "max_process_rss_mib"),
+            *("" if v is None else f"{v:g}" for v in ratios),
+            cell(row, "salgrade", "peak_rss_mib"), cell(row, "baseline", "peak_rss_mib"),
+            cell(row, "limit", "peak_rss_mib"),
         ]) + " |")
+    lines.append("")
+    lines.append("The ratios are of wall time; results.json has the CPU ratios too.")
+    peaks = [r["peak_rss_mib"] for r in results["runs"] if r["method"] == "salgrade"]
+    if peaks:
+        lines.append(f"salgrade's own peak RSS, largest of all runs: {max(peaks):g} MiB.")
     lines.append("")
     cost = results["looping_case_cost"]
     if cost:

@@ -7,8 +7,9 @@ not yet run.
 Environment (set by bench/run.py):
 
     A48_OUTCOMES   the outcome file: lines "start|passed|failed|skipped|crashed <tab> nodeid",
-                   and "finished" when the session ended normally. Tests already
-                   in it are deselected, so a second pytest resumes the first.
+                   then "hwm <tab> peak RSS in KiB" and "finished" when the session
+                   ended normally. Tests already in it are deselected, so a second
+                   pytest resumes the first.
     A48_MEMORY_MB  address-space limit for this process (salgrade's default is 1024)
 """
 
@@ -41,7 +42,7 @@ def _already_recorded():
     with open(OUTCOMES, encoding="utf-8") as f:
         for line in f:
             kind, _, nodeid = line.rstrip("\n").partition("\t")
-            if kind not in ("start", "finished"):
+            if kind not in ("start", "hwm", "finished"):
                 done.add(nodeid)
     return done
 
@@ -69,4 +70,18 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _write("hwm", str(_peak_rss_kib()))
     _write("finished")
+
+
+def _peak_rss_kib():
+    """This process's own peak RSS (VmHWM). getrusage's ru_maxrss would not do:
+    Linux counts in it the RSS of the process that started this one."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
