@@ -8,6 +8,8 @@ same cases, so the difference between two backends' times, divided by N, is
 the difference in start-up cost per student process.
 
     python3 bench/sandbox_startup.py [--students 40] [--runs 3] [--salgrade PATH]
+
+It writes the table to bench/startup.md for the README.
 """
 
 import argparse
@@ -64,18 +66,23 @@ def main() -> None:
                 wall = grade(args.salgrade, subs, b, Path(tmp) / f"out-{b}-{run}")
                 best[b] = min(best.get(b, wall), wall)
     base = best["none"]
-    print(f"{args.students} students, one at a time, best of {args.runs} runs")
-    print(f"{'backend':<12}{'wall s':>9}{'ms/student':>12}{'vs none, ms/process':>22}")
+    lines = [f"{args.students} students graded one at a time (`--jobs 1 --cases 0`), best of "
+             f"{args.runs} runs:", "",
+             "| backend | wall s | ms per student | beyond `none`, ms per process start |",
+             "|---|---:|---:|---:|"]
     rows = {}
     for b in backends:
         per = best[b] / args.students * 1000
         extra = (best[b] - base) / args.students * 1000
         rows[b] = {"wall_s": round(best[b], 3), "ms_per_student": round(per, 2),
                    "extra_ms_per_process": round(extra, 2)}
-        print(f"{b:<12}{best[b]:>9.2f}{per:>12.1f}{extra:>22.1f}")
+        lines.append(f"| `{b}` | {best[b]:.2f} | {per:.1f} | {extra:.1f} |")
     if "bwrap" in best:
         diff = (best["namespaces"] - best["bwrap"]) / args.students * 1000
-        print(f"namespaces - bwrap: {diff:+.1f} ms per student process")
+        lines += ["", f"`namespaces` against `bwrap`: {diff:+.1f} ms per student process."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    (ROOT / "bench/startup.md").write_text(text)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
 

@@ -81,6 +81,11 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
     Ok((assignment, engine::check_case_file(assignment, file, path)?))
 }
 
+/// A set-up thread's result; a panic there becomes an error.
+fn joined<T>(r: std::thread::Result<anyhow::Result<T>>) -> anyhow::Result<T> {
+    r.unwrap_or_else(|_| Err(anyhow::anyhow!("setting up the runner panicked")))
+}
+
 /// The interpreter and sandbox with `limits`, the cgroups that enforce
 /// them across processes, and notes (once) on any protection missing here.
 fn sandbox_config(
@@ -89,13 +94,19 @@ fn sandbox_config(
     languages: &[Language],
     quiet: bool,
 ) -> anyhow::Result<RunnerConfig> {
-    let python = setup::resolve_python(args.python.as_deref())?;
-    let cxx = if languages.contains(&Language::Cpp) {
-        Some(cxx::resolve(args.cxx.as_deref())?)
-    } else {
-        None
-    };
-    let (sandbox, note) = setup::choose_sandbox(args.sandbox)?;
+    // Each of these starts a program (a pyenv shim alone can take 0.1 s):
+    // at once, not one after the other.
+    let (python, cxx, chosen) = std::thread::scope(|scope| {
+        let python = scope.spawn(|| setup::resolve_python(args.python.as_deref()));
+        let cxx = languages
+            .contains(&Language::Cpp)
+            .then(|| scope.spawn(|| cxx::resolve(args.cxx.as_deref())));
+        let chosen = setup::choose_sandbox(args.sandbox);
+        (joined(python.join()), cxx.map(|c| joined(c.join())), chosen)
+    });
+    let python = python?;
+    let cxx = cxx.transpose()?;
+    let (sandbox, note) = chosen?;
     let isolation = setup::isolation(sandbox, &python, &limits)?;
     // A note about the interpreter concerns Python submissions only.
     let python_used = languages.contains(&Language::Python);

@@ -166,6 +166,11 @@ pub(crate) struct SubmissionRunner<'a> {
     /// (Python), as its command-line argument; cleared once asked.
     lint: Option<String>,
     linted: Option<LintRun>,
+    /// A session booting while the current one runs a case, once the
+    /// submission is known to time out: the next restart finds it ready
+    /// (only in salgrade's namespaces, where one session's end leaves
+    /// the slot's other processes alone).
+    spare: Option<Session>,
 }
 
 /// What every session of a submission starts from.
@@ -204,6 +209,7 @@ impl<'a> SubmissionRunner<'a> {
             build_warnings: Vec::new(),
             lint: None,
             linted: None,
+            spare: None,
         };
         match harness {
             Harness::Python {
@@ -307,7 +313,23 @@ impl<'a> SubmissionRunner<'a> {
                 function: &case.function,
                 input: &case.input,
             };
-            match session.call(&request, deadline) {
+            let sent = session.send(&request);
+            // A submission that timed out is likely to again: its next
+            // process boots while this case runs.
+            if self.timeout_confirmed
+                && self.spare.is_none()
+                && self.cfg.sandbox == SandboxKind::Namespaces
+            {
+                self.spare = launch(self.cfg, &self.prepared, self.slot, None)?;
+            }
+            let Some((session, _)) = self.current.as_mut() else {
+                unreachable!("started above")
+            };
+            let ended = match sent {
+                Ok(sent) => session.wait(sent, deadline),
+                Err(death) => CallEnd::Died(death),
+            };
+            match ended {
                 CallEnd::Answered {
                     message: Message::Result { case: id, reply },
                     wall,
@@ -353,7 +375,7 @@ impl<'a> SubmissionRunner<'a> {
 
     /// Ends the process and returns what the submission printed.
     pub(crate) fn finish(mut self) -> (Captured, Captured) {
-        self.end_session();
+        self.end_all();
         (
             std::mem::take(&mut self.stdout),
             std::mem::take(&mut self.stderr),
@@ -362,31 +384,14 @@ impl<'a> SubmissionRunner<'a> {
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
         let lint = self.lint.take();
-        let (mut session, started) = match &self.prepared {
-            Prepared::Python {
-                student_file,
-                files,
-            } => {
-                let mut args = vec![*student_file, ADAPTER_MODULE];
-                args.extend(lint.as_deref());
-                let program = self.cfg.python.program(
-                    DRIVER_NAME,
-                    &args,
-                    self.cfg.limits,
-                    self.cfg.drop_privileges,
-                );
-                Session::start(self.cfg, files, &program, self.slot, lint.is_some())?
-            }
-            Prepared::Compiled { program } => {
-                let files = [SessionFile {
-                    name: cxx::PROGRAM_NAME,
-                    contents: program,
-                    executable: true,
-                }];
-                Session::start(self.cfg, &files, &cxx::program(self.cfg), self.slot, false)?
-            }
-            Prepared::Nothing => return Err(SessionError::NothingToRun),
+        let booted = match self.spare.take() {
+            Some(spare) => Some(spare),
+            None => launch(self.cfg, &self.prepared, self.slot, lint.as_deref())?,
         };
+        let Some(booted) = booted else {
+            return Err(SessionError::NothingToRun);
+        };
+        let (mut session, started) = booted.await_start(self.cfg, lint.is_some())?;
         if let Some(run) = session.linted.take() {
             self.linted = Some(run);
         }
@@ -410,6 +415,14 @@ impl<'a> SubmissionRunner<'a> {
         }
     }
 
+    /// Ends the current session and any spare.
+    fn end_all(&mut self) {
+        self.end_session();
+        if let Some(mut spare) = self.spare.take() {
+            spare.end();
+        }
+    }
+
     fn collect_output(&mut self, session: &Session) {
         let (out, err) = session.output();
         self.stdout.append(&out, self.cfg.output_cap);
@@ -418,6 +431,39 @@ impl<'a> SubmissionRunner<'a> {
 }
 
 type Ready = (Session, BTreeMap<String, bool>);
+
+/// Starts a session of the prepared submission (without waiting for it);
+/// `None` when nothing can run. `lint`: the rule check the driver runs first.
+fn launch(
+    cfg: &RunnerConfig,
+    prepared: &Prepared<'_>,
+    slot: usize,
+    lint: Option<&str>,
+) -> Result<Option<Session>, SessionError> {
+    let session = match prepared {
+        Prepared::Python {
+            student_file,
+            files,
+        } => {
+            let mut args = vec![*student_file, ADAPTER_MODULE];
+            args.extend(lint);
+            let program = cfg
+                .python
+                .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
+            Session::launch(cfg, files, &program, slot)?
+        }
+        Prepared::Compiled { program } => {
+            let files = [SessionFile {
+                name: cxx::PROGRAM_NAME,
+                contents: program,
+                executable: true,
+            }];
+            Session::launch(cfg, &files, &cxx::program(cfg), slot)?
+        }
+        Prepared::Nothing => return Ok(None),
+    };
+    Ok(Some(session))
+}
 
 /// What an interrupted command adds to the message, e.g. how `grade`
 /// resumes; commands without a journal leave it unset.

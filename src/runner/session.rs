@@ -26,6 +26,12 @@ use crate::outcome::{Death, RaisedError};
 
 /// The longest protocol line the runner accepts from a driver.
 const MAX_LINE: usize = 64 * 1024 * 1024;
+/// A request on its way: when it was sent, and the program's CPU clock then.
+pub(crate) struct Sent {
+    start: Instant,
+    cpu_start: Option<Duration>,
+}
+
 /// The shortest wait between two readings of a program's CPU clock.
 const MIN_WAIT: Duration = Duration::from_millis(2);
 /// How long a driver that closed its channel gets to exit before it is killed.
@@ -230,6 +236,7 @@ pub(crate) struct Session {
     cgroup: Option<SlotGroup>,
     oom_baseline: u64,
     finished: bool,
+    spawned: Instant,
     /// The program's CPU clock, found once it is ready.
     cpu: Option<CpuClock>,
     /// The sandbox's own processes between the child and the program
@@ -253,9 +260,30 @@ impl Session {
         slot: usize,
         lint_first: bool,
     ) -> Result<(Session, Started), SessionError> {
-        let mut session = Session::spawn(cfg, files, program, slot)?;
-        let until = Instant::now() + cfg.import_timeout;
-        let mut first = session.next_message(cfg.import_timeout);
+        Session::spawn(cfg, files, program, slot)?.await_start(cfg, lint_first)
+    }
+
+    /// Starts a program without waiting for it: a spare, which boots while
+    /// salgrade does other work, then [`Session::await_start`].
+    pub(crate) fn launch(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        Session::spawn(cfg, files, program, slot)
+    }
+
+    /// Waits for a started program's first message, within the import
+    /// deadline counted from its start.
+    pub(crate) fn await_start(
+        self,
+        cfg: &RunnerConfig,
+        lint_first: bool,
+    ) -> Result<(Session, Started), SessionError> {
+        let mut session = self;
+        let until = session.spawned + cfg.import_timeout;
+        let mut first = session.next_message(until.saturating_duration_since(Instant::now()));
         if lint_first {
             if let Ok(line) = &first {
                 match Message::parse(line)
@@ -438,6 +466,7 @@ impl Session {
             cgroup,
             oom_baseline,
             finished: false,
+            spawned: Instant::now(),
             cpu: None,
             inner: Vec::new(),
             linted: None,
@@ -449,14 +478,32 @@ impl Session {
     /// used `deadline.cpu` of CPU time, or `deadline.wall` has passed.
     /// Without a CPU clock only the wall time counts.
     pub(crate) fn call(&mut self, request: &Request<'_>, deadline: super::Deadline) -> CallEnd {
+        match self.send(request) {
+            Ok(sent) => self.wait(sent, deadline),
+            Err(death) => CallEnd::Died(death),
+        }
+    }
+
+    /// Sends one request; [`Session::wait`] then waits for its answer.
+    /// `Err`: the program stopped reading requests.
+    pub(crate) fn send(&mut self, request: &Request<'_>) -> Result<Sent, Death> {
         let line = request.line();
-        let start = Instant::now();
-        let cpu_start = self.cpu.as_ref().and_then(CpuClock::read);
+        let sent = Sent {
+            start: Instant::now(),
+            cpu_start: self.cpu.as_ref().and_then(CpuClock::read),
+        };
         if let Some(tx) = &self.requests {
             if tx.send(line).is_err() {
-                return CallEnd::Died(self.kill_with_note("stopped reading requests".to_owned()));
+                return Err(self.kill_with_note("stopped reading requests".to_owned()));
             }
         }
+        Ok(sent)
+    }
+
+    /// Waits for the answer to the request `sent`, until the program has
+    /// used `deadline.cpu` of CPU time or `deadline.wall` has passed.
+    pub(crate) fn wait(&mut self, sent: Sent, deadline: super::Deadline) -> CallEnd {
+        let Sent { start, cpu_start } = sent;
         let used = |session: &Session| {
             let now = session.cpu.as_ref().and_then(CpuClock::read)?;
             Some(now.saturating_sub(cpu_start?))
@@ -573,8 +620,13 @@ impl Session {
         // The cgroup first, while every process is still listed in it: one
         // killed by the group kill would leave the list before it is read,
         // and kill_all reaps only the orphans it saw.
+        // In salgrade's namespaces nothing escapes the PID namespace, which
+        // dies with its init: the slot's cgroup is left alone, so a spare
+        // session booting in it survives this one's end.
         if let Some(group) = &self.cgroup {
-            group.kill_all(Some(self.child.id()));
+            if self.sandbox != SandboxKind::Namespaces {
+                group.kill_all(Some(self.child.id()));
+            }
         }
         self.group.kill();
         self.group.unregister();

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Where a case's time goes, for one correct A48 student.
+
+Measures each part on its own and prints a Markdown table for the README:
+
+* inside the student's process, per case (the driver's own functions,
+  in-process, no protocol): building the input lists, the student's call,
+  the checks on the result (`changed`, `describe`), and the JSON of the
+  protocol on the driver's side; and once per student, the rule check;
+* from outside, with salgrade itself: a process start (`salgrade lint`,
+  one sandboxed start, less salgrade's own set-up), calibration (a `check`
+  with and without its student), the protocol and judging per case (what
+  a `check` costs beyond the parts above), and shrinking (`check` of
+  `wrong_answer` with and without `--shrink-ms 0`).
+
+    python3 bench/breakdown.py [--salgrade PATH] [--runs 5]
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures/submissions"
+
+
+def best_of(runs, command):
+    """The shortest wall time of `runs` runs of `command` (seconds)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True)
+        times.append(time.perf_counter() - start)
+        if done.returncode not in (0, 1):
+            sys.exit(f"{command}: exit {done.returncode}: {done.stderr.decode()[-400:]}")
+    return min(times)
+
+
+def in_process(cases, workdir):
+    """Per-case seconds of each part inside the student's process."""
+    sys.path.insert(0, str(workdir))
+    import _salgrade_adapter as adapter
+    import _salgrade_driver as driver
+    import _salgrade_lint as lint
+    import salbLLfunctions as module
+
+    parts = {"build": 0.0, "call": 0.0, "checks": 0.0, "json": 0.0}
+    clock = time.perf_counter
+    for case in cases:
+        t0 = clock()
+        line = json.dumps({"type": "call", "case": case["id"], "function": case["function"],
+                           "input": case["input"]})
+        request = json.loads(line)
+        t1 = clock()
+        args, state = adapter.prepare(request["function"], request["input"])
+        t2 = clock()
+        result = getattr(module, request["function"])(*args)
+        t3 = clock()
+        changed = adapter.changed(request["function"], request["input"], state)
+        answer = adapter.describe(request["function"], request["input"], result, state)
+        t4 = clock()
+        json.dumps({"type": "result", "case": case["id"],
+                    "outcome": {"kind": "returned", "answer": answer},
+                    "cpu_ms": 0.0, "input_changed": changed}, separators=(",", ":"))
+        t5 = clock()
+        parts["json"] += (t1 - t0) + (t5 - t4)
+        parts["build"] += t2 - t1
+        parts["call"] += t3 - t2
+        parts["checks"] += t4 - t3
+    per_case = {k: v / len(cases) for k, v in parts.items()}
+    start = clock()
+    lint.check({"file": str(workdir / "salbLLfunctions.py"),
+                "checked": ["willfinish", "whowins", "dualboard"], "exempt": ["salb2salbLL"]})
+    rule_check = clock() - start
+    del driver
+    return per_case, rule_check
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--salgrade", default=str(ROOT / "target/release/salgrade"))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--markdown", help="also write the table here")
+    args = parser.parse_args()
+    salgrade = args.salgrade
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        cases_file = tmp / "cases.json"
+        subprocess.run([salgrade, "gen", "--seed", "1", "--cases", "30", "-o", str(cases_file)],
+                       check=True, capture_output=True)
+        cases = json.loads(cases_file.read_text())["cases"]
+        # The files a session holds, as salgrade writes them.
+        work = tmp / "session"
+        work.mkdir()
+        for name, source in [
+            ("_salgrade_driver.py", ROOT / "src/runner/driver.py"),
+            ("_salgrade_lint.py", ROOT / "src/runner/lint.py"),
+            ("_salgrade_adapter.py", ROOT / "src/assignment/a48/adapter.py"),
+            ("_salgrade_values.py", ROOT / "src/assignment/values.py"),
+            ("salbLLfunctions.py", FIXTURES / "correct/salbLLfunctions.py"),
+        ]:
+            (work / name).write_text(source.read_text())
+        for course in ("salbnode.py", "salboard.py"):  # the course's API, not its model
+            (work / course).write_text((ROOT / "reference/python/a48" / course).read_text())
+        per_case, rule_check = in_process(cases, work)
+
+        correct = str(FIXTURES / "correct/salbLLfunctions.py")
+        wrong = str(FIXTURES / "wrong_answer/salbLLfunctions.py")
+        check = [salgrade, "check", "--cases-file", str(cases_file)]
+        lint_one = best_of(args.runs, [salgrade, "lint", correct])
+        version = best_of(args.runs, [salgrade, "--version"])
+        check_correct = best_of(args.runs, check + ["--shrink-ms", "0", correct])
+        shrink_on = best_of(args.runs, check + [wrong])
+        shrink_off = best_of(args.runs, check + ["--shrink-ms", "0", wrong])
+
+    n = len(cases)
+    python_per_case = sum(per_case.values())
+    # A check is: set-up, calibration (a start and every case on the model),
+    # the student (a start, the rule check, every case).
+    start_cost = lint_one - version
+    harness_per_case = (check_correct - 2 * start_cost - rule_check) / (2 * n) - python_per_case
+    rows = [
+        ("process start (sandbox and Python, to `ready`)", f"{start_cost * 1000:.1f} ms per student",
+         "`salgrade lint` (one sandboxed start) less `salgrade --version`"),
+        ("calibration (the model solution on every case)",
+         f"{(start_cost + n * (python_per_case + max(harness_per_case, 0))) * 1000:.0f} ms per run",
+         "a start plus every case, once per run"),
+        ("the rule check (in the driver, before the import)", f"{rule_check * 1000:.1f} ms per student",
+         "`lint.check` in-process"),
+        ("building the input lists in Python", f"{per_case['build'] * 1e6:.0f} µs per case",
+         "the adapter's `prepare`, in-process"),
+        ("the student's call (`correct`)", f"{per_case['call'] * 1e6:.0f} µs per case", "in-process"),
+        ("checking the result in Python (`changed`, `describe`)", f"{per_case['checks'] * 1e6:.0f} µs per case",
+         "in-process"),
+        ("the protocol's JSON on the driver's side", f"{per_case['json'] * 1e6:.0f} µs per case", "in-process"),
+        ("the protocol's pipes and threads, and judging in Rust",
+         f"{max(harness_per_case, 0) * 1e6:.0f} µs per case",
+         "a `check` less everything above, per case"),
+        ("shrinking (`wrong_answer`, two functions)", f"{(shrink_on - shrink_off) * 1000:.0f} ms per failing student",
+         "`check` with and without `--shrink-ms 0`"),
+    ]
+    lines = [f"{n} cases (`gen --seed 1 --cases 30`), best of {args.runs} runs:", "",
+             "| part | cost | measured by |", "|---|---:|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+
+
+if __name__ == "__main__":
+    main()
