@@ -7,10 +7,10 @@ Measures each part on its own and prints a Markdown table for the README:
   in-process, no protocol): building the input lists, the student's call,
   the checks on the result (`changed`, `describe`), and the JSON of the
   protocol on the driver's side; and once per student, the rule check;
-* from outside, with salgrade itself: a process start (`salgrade lint`,
-  one sandboxed start, less salgrade's own set-up), calibration (a `check`
-  with and without its student), the protocol and judging per case (what
-  a `check` costs beyond the parts above), and shrinking (`check` of
+* from outside, with salgrade itself: a process start (a one-case `check`,
+  which starts the model and the student, less a `lint`, which starts
+  one), a case (a whole `check` less a one-case one), the protocol and
+  judging (a case less the parts inside), and shrinking (`check` of
   `wrong_answer` with and without `--shrink-ms 0`).
 
     python3 bench/breakdown.py [--salgrade PATH] [--runs 5]
@@ -51,10 +51,10 @@ def in_process(cases, workdir):
 
     parts = {"build": 0.0, "call": 0.0, "checks": 0.0, "json": 0.0}
     clock = time.perf_counter
-    for case in cases:
+    lines = [json.dumps({"type": "call", "case": case["id"], "function": case["function"],
+                         "input": case["input"]}) for case in cases]
+    for case, line in zip(cases, lines):
         t0 = clock()
-        line = json.dumps({"type": "call", "case": case["id"], "function": case["function"],
-                           "input": case["input"]})
         request = json.loads(line)
         t1 = clock()
         args, state = adapter.prepare(request["function"], request["input"])
@@ -111,24 +111,38 @@ def main():
 
         correct = str(FIXTURES / "correct/salbLLfunctions.py")
         wrong = str(FIXTURES / "wrong_answer/salbLLfunctions.py")
-        check = [salgrade, "check", "--cases-file", str(cases_file)]
-        lint_one = best_of(args.runs, [salgrade, "lint", correct])
-        version = best_of(args.runs, [salgrade, "--version"])
-        check_correct = best_of(args.runs, check + ["--shrink-ms", "0", correct])
-        shrink_on = best_of(args.runs, check + [wrong])
-        shrink_off = best_of(args.runs, check + ["--shrink-ms", "0", wrong])
+        # The interpreter itself, so a pyenv shim's cost is measured apart.
+        real = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"],
+                              capture_output=True, text=True).stdout.strip()
+        one_case = tmp / "one.json"
+        whole = json.loads(cases_file.read_text())
+        whole["cases"] = whole["cases"][:1]
+        one_case.write_text(json.dumps(whole))
+        check = [salgrade, "check", "--python", real]
+        lint_shim = best_of(args.runs, [salgrade, "lint", correct])
+        lint_real = best_of(args.runs, [salgrade, "lint", "--python", real, correct])
+        check_one = best_of(args.runs, check + ["--cases-file", str(one_case), "--shrink-ms", "0",
+                                                correct])
+        check_all = best_of(args.runs, check + ["--cases-file", str(cases_file), "--shrink-ms", "0",
+                                                correct])
+        shrink_on = best_of(args.runs, check + ["--cases-file", str(cases_file), wrong])
+        shrink_off = best_of(args.runs, check + ["--cases-file", str(cases_file), "--shrink-ms", "0",
+                                                 wrong])
 
     n = len(cases)
     python_per_case = sum(per_case.values())
-    # A check is: set-up, calibration (a start and every case on the model),
-    # the student (a start, the rule check, every case).
-    start_cost = lint_one - version
-    harness_per_case = (check_correct - 2 * start_cost - rule_check) / (2 * n) - python_per_case
+    # `lint` is set-up, a start and the rule check; a one-case `check` is
+    # set-up, two starts (calibration, student), the rule check, two cases.
+    start_cost = check_one - lint_real
+    per_case_total = (check_all - check_one) / (2 * (n - 1))
+    harness_per_case = max(per_case_total - python_per_case, 0.0)
     rows = [
+        ("resolving `python3` through a pyenv shim", f"{(lint_shim - lint_real) * 1000:.0f} ms per run",
+         "`lint` with and without `--python` the interpreter itself"),
         ("process start (sandbox and Python, to `ready`)", f"{start_cost * 1000:.1f} ms per student",
-         "`salgrade lint` (one sandboxed start) less `salgrade --version`"),
+         "a one-case `check` less a `lint`"),
         ("calibration (the model solution on every case)",
-         f"{(start_cost + n * (python_per_case + max(harness_per_case, 0))) * 1000:.0f} ms per run",
+         f"{(start_cost + n * per_case_total) * 1000:.0f} ms per run",
          "a start plus every case, once per run"),
         ("the rule check (in the driver, before the import)", f"{rule_check * 1000:.1f} ms per student",
          "`lint.check` in-process"),
@@ -139,9 +153,11 @@ def main():
          "in-process"),
         ("the protocol's JSON on the driver's side", f"{per_case['json'] * 1e6:.0f} µs per case", "in-process"),
         ("the protocol's pipes and threads, and judging in Rust",
-         f"{max(harness_per_case, 0) * 1e6:.0f} µs per case",
-         "a `check` less everything above, per case"),
-        ("shrinking (`wrong_answer`, two functions)", f"{(shrink_on - shrink_off) * 1000:.0f} ms per failing student",
+         f"{harness_per_case * 1e6:.0f} µs per case",
+         "a whole `check` less a one-case `check`, per case, less the parts above"),
+        ("all of a case", f"{per_case_total * 1e6:.0f} µs per case", "the same, without subtracting"),
+        ("shrinking (`wrong_answer`, two functions)",
+         f"{max(shrink_on - shrink_off, 0.0) * 1000:.0f} ms per failing student",
          "`check` with and without `--shrink-ms 0`"),
     ]
     lines = [f"{n} cases (`gen --seed 1 --cases 30`), best of {args.runs} runs:", "",

@@ -171,6 +171,10 @@ pub(crate) struct SubmissionRunner<'a> {
     /// (only in salgrade's namespaces, where one session's end leaves
     /// the slot's other processes alone).
     spare: Option<Session>,
+    /// The next case's request, already sent to the current session so the
+    /// driver goes on with it without waiting for salgrade (its id, and
+    /// when it began: once the case before it was answered).
+    queued: Option<(String, Option<session::Sent>)>,
 }
 
 /// What every session of a submission starts from.
@@ -210,6 +214,7 @@ impl<'a> SubmissionRunner<'a> {
             lint: None,
             linted: None,
             spare: None,
+            queued: None,
         };
         match harness {
             Harness::Python {
@@ -271,11 +276,11 @@ impl<'a> SubmissionRunner<'a> {
         cases: &[Case],
         deadlines: &[Deadline],
     ) -> Result<Vec<RawOutcome>, SessionError> {
-        cases
-            .iter()
-            .zip(deadlines)
-            .map(|(case, &deadline)| self.run(case, deadline))
-            .collect()
+        let mut outcomes = Vec::with_capacity(cases.len());
+        for (i, (case, &deadline)) in cases.iter().zip(deadlines).enumerate() {
+            outcomes.push(self.run_before(case, deadline, cases.get(i + 1))?);
+        }
+        Ok(outcomes)
     }
 
     /// Puts one case to the submission. The first timeout of a submission is
@@ -284,6 +289,18 @@ impl<'a> SubmissionRunner<'a> {
         &mut self,
         case: &Case,
         deadline: Deadline,
+    ) -> Result<RawOutcome, SessionError> {
+        self.run_before(case, deadline, None)
+    }
+
+    /// Puts one case, and sends `next`'s request behind it: the two travel
+    /// together, and the driver begins `next` as soon as it has answered,
+    /// instead of waiting for salgrade to read the answer and write again.
+    fn run_before(
+        &mut self,
+        case: &Case,
+        deadline: Deadline,
+        next: Option<&Case>,
     ) -> Result<RawOutcome, SessionError> {
         if let Some(problem) = &self.broken {
             return Ok(RawOutcome::NotRun {
@@ -313,7 +330,22 @@ impl<'a> SubmissionRunner<'a> {
                 function: &case.function,
                 input: &case.input,
             };
-            let sent = session.send(&request);
+            let sent = match self.queued.take() {
+                Some((id, Some(begun))) if id == case.id => Ok(begun),
+                _ => session.send(&request),
+            };
+            if let (Ok(_), Some(next)) = (&sent, next) {
+                if functions.get(&next.function).copied().unwrap_or(false) {
+                    let ahead = Request::Call {
+                        case: &next.id,
+                        function: &next.function,
+                        input: &next.input,
+                    };
+                    if session.send(&ahead).is_ok() {
+                        self.queued = Some((next.id.clone(), None));
+                    }
+                }
+            }
             // A submission that timed out is likely to again: its next
             // process boots while this case runs.
             if self.timeout_confirmed
@@ -335,6 +367,9 @@ impl<'a> SubmissionRunner<'a> {
                     wall,
                     cpu,
                 } if id == case.id => {
+                    if let Some((_, begun)) = &mut self.queued {
+                        *begun = Some(session.begun_now());
+                    }
                     return Ok(RawOutcome::Answered {
                         reply,
                         wall_ms: wall.as_millis() as u64,
@@ -409,6 +444,8 @@ impl<'a> SubmissionRunner<'a> {
     }
 
     fn end_session(&mut self) {
+        // A request queued behind the failed case went with its process.
+        self.queued = None;
         if let Some((mut session, _)) = self.current.take() {
             session.end();
             self.collect_output(&session);

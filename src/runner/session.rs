@@ -500,6 +500,15 @@ impl Session {
         Ok(sent)
     }
 
+    /// A request sent earlier, whose case begins now: the program has just
+    /// answered the one before it and goes on with this one.
+    pub(crate) fn begun_now(&self) -> Sent {
+        Sent {
+            start: Instant::now(),
+            cpu_start: self.cpu.as_ref().and_then(CpuClock::read),
+        }
+    }
+
     /// Waits for the answer to the request `sent`, until the program has
     /// used `deadline.cpu` of CPU time or `deadline.wall` has passed.
     pub(crate) fn wait(&mut self, sent: Sent, deadline: super::Deadline) -> CallEnd {
