@@ -137,7 +137,8 @@ def main():
     per_case_total = (check_all - check_one) / (2 * (n - 1))
     harness_per_case = max(per_case_total - python_per_case, 0.0)
     rows = [
-        ("resolving `python3` through a pyenv shim", f"{(lint_shim - lint_real) * 1000:.0f} ms per run",
+        ("resolving `python3` (a pyenv shim here) beyond the sandbox probe it runs beside",
+         f"{max(lint_shim - lint_real, 0.0) * 1000:.0f} ms per run",
          "`lint` with and without `--python` the interpreter itself"),
         ("process start (sandbox and Python, to `ready`)", f"{start_cost * 1000:.1f} ms per student",
          "a one-case `check` less a `lint`"),
@@ -152,7 +153,8 @@ def main():
         ("checking the result in Python (`changed`, `describe`)", f"{per_case['checks'] * 1e6:.0f} µs per case",
          "in-process"),
         ("the protocol's JSON on the driver's side", f"{per_case['json'] * 1e6:.0f} µs per case", "in-process"),
-        ("the protocol's pipes and threads, and judging in Rust",
+        ("the protocol's pipes and threads, and judging in Rust, beyond what runs beside the "
+         "driver (each request is queued behind the one before)",
          f"{harness_per_case * 1e6:.0f} µs per case",
          "a whole `check` less a one-case `check`, per case, less the parts above"),
         ("all of a case", f"{per_case_total * 1e6:.0f} µs per case", "the same, without subtracting"),

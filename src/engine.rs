@@ -465,8 +465,8 @@ impl Engine {
                 cases
                     .iter()
                     .map(|c| grading::CaseResult {
-                        case_id: c.id.clone(),
-                        function: c.function.clone(),
+                        case_id: grading::shared(&c.id),
+                        function: grading::shared(&c.function),
                         verdict: verdict.clone(),
                         wall_ms: None,
                         cpu_ms: None,

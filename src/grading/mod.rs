@@ -6,7 +6,8 @@ pub(crate) mod lint;
 pub(crate) mod rubric;
 pub(crate) mod shrink;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -19,8 +20,10 @@ use salgrade_reference::Case;
 /// One case's judged result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(crate) struct CaseResult {
-    pub case_id: String,
-    pub function: String,
+    // Shared by every student's result for the case (see `shared`): a
+    // cohort of a thousand keeps one copy of each id, not a thousand.
+    pub case_id: Arc<str>,
+    pub function: Arc<str>,
     #[serde(flatten)]
     pub verdict: Verdict,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,6 +63,20 @@ pub(crate) struct Failure {
     pub verdict: Verdict,
 }
 
+/// One copy of each case id and function name for the whole run.
+pub(crate) fn shared(text: &str) -> Arc<str> {
+    static SEEN: Mutex<BTreeSet<Arc<str>>> = Mutex::new(BTreeSet::new());
+    let Ok(mut seen) = SEEN.lock() else {
+        return Arc::from(text);
+    };
+    if let Some(found) = seen.get(text) {
+        return Arc::clone(found);
+    }
+    let made: Arc<str> = Arc::from(text);
+    seen.insert(Arc::clone(&made));
+    made
+}
+
 /// Judges every outcome of a submission.
 pub(crate) fn judge_all(
     assignment: &dyn Assignment,
@@ -76,8 +93,8 @@ pub(crate) fn judge_all(
                 _ => (None, None),
             };
             CaseResult {
-                case_id: case.id.clone(),
-                function: case.function.clone(),
+                case_id: shared(&case.id),
+                function: shared(&case.function),
                 verdict,
                 wall_ms,
                 cpu_ms,
@@ -98,7 +115,7 @@ pub(crate) fn smallest_failing(
         .iter()
         .zip(cases)
         .enumerate()
-        .filter(|(_, (r, _))| r.function == function && !r.verdict.passed())
+        .filter(|(_, (r, _))| *r.function == *function && !r.verdict.passed())
         .min_by_key(|(_, (_, c))| assignment.case_size(c))
         .map(|(i, _)| i)
 }
@@ -122,7 +139,7 @@ pub(crate) fn score(
 ) -> Tally {
     let mut functions = BTreeMap::new();
     for &f in assignment.functions() {
-        let mine: Vec<&CaseResult> = results.iter().filter(|r| r.function == f).collect();
+        let mine: Vec<&CaseResult> = results.iter().filter(|r| *r.function == *f).collect();
         let total = mine.len() as u32;
         let passed = mine.iter().filter(|r| r.verdict.passed()).count() as u32;
         let max_points = rubric.points_for(f);
@@ -130,7 +147,7 @@ pub(crate) fn score(
         let smallest_failure = smallest_failing(assignment, cases, results, f)
             .map(|i| (&results[i], &cases[i]))
             .map(|(r, c)| Failure {
-                case_id: r.case_id.clone(),
+                case_id: r.case_id.to_string(),
                 label: c.label.clone(),
                 input: assignment.describe_input(c),
                 verdict: r.verdict.clone(),

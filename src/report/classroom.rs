@@ -51,7 +51,7 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
         let Some(f) = s.functions.get(name) else {
             continue;
         };
-        let mine = || s.cases.iter().filter(|c| c.function == *name);
+        let mine = || s.cases.iter().filter(|c| *c.function == **name);
         let status = if mine().any(|c| c.verdict.kind == VerdictKind::HarnessError) {
             "error"
         } else if f.passed == f.total {

@@ -232,7 +232,7 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         let failing = s
             .cases
             .iter()
-            .filter(|c| c.function == *f && !c.verdict.passed())
+            .filter(|c| *c.function == **f && !c.verdict.passed())
             .count();
         if failing > 1 {
             let _ = writeln!(

@@ -35,7 +35,7 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             let harness = s
                 .cases
                 .iter()
-                .any(|c| c.function == *name && c.verdict.kind == VerdictKind::HarnessError);
+                .any(|c| *c.function == **name && c.verdict.kind == VerdictKind::HarnessError);
             let status = match plain::failure(f) {
                 None => TestCaseStatus::success(),
                 Some(text) => {

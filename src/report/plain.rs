@@ -134,7 +134,7 @@ pub(crate) fn rule_failed(s: &StudentReport) -> bool {
 pub(crate) fn wall_ms(s: &StudentReport, function: &str) -> u64 {
     s.cases
         .iter()
-        .filter(|c| c.function == function)
+        .filter(|c| *c.function == *function)
         .filter_map(|c| c.wall_ms)
         .sum()
 }

@@ -157,14 +157,7 @@ fn assert_nothing_survives(zombies_before: &[String]) {
         let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
             continue;
         };
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.split_whitespace().next())
-                .unwrap_or("")
-                .to_owned()
-        };
+        let field = |name: &str| crate::field(&status, name);
         let uid: u32 = field("Uid:").parse().unwrap_or(0);
         // Other tests grade at the same time: a zombie still parented to
         // their (live) salgrade is reaped by it when its session ends. This
