@@ -487,7 +487,7 @@ fn launch(
             let program = cfg
                 .python
                 .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
-            Session::launch(cfg, files, &program, slot)?
+            Session::spawn(cfg, files, &program, slot)?
         }
         Prepared::Compiled { program } => {
             let files = [SessionFile {
@@ -495,7 +495,7 @@ fn launch(
                 contents: program,
                 executable: true,
             }];
-            Session::launch(cfg, &files, &cxx::program(cfg), slot)?
+            Session::spawn(cfg, &files, &cxx::program(cfg), slot)?
         }
         Prepared::Nothing => return Ok(None),
     };

@@ -199,8 +199,8 @@ pub(crate) fn launch(
         Executable::System(p) => p.to_path_buf(),
         Executable::InSession(name) => dir.join(name),
     };
-    let plain = || {
-        let mut command = Command::new(&outside);
+    let plain = |executable: &Path| {
+        let mut command = Command::new(executable);
         command
             .args(&program.args)
             .current_dir(dir)
@@ -211,26 +211,21 @@ pub(crate) fn launch(
     let limits = Some(program.limits.child_limits());
     match kind {
         SandboxKind::None => Launch {
-            command: plain(),
+            command: plain(&outside),
             limits: None,
             identity: None,
             sweep_uid: None,
             confine: None,
         },
         SandboxKind::Rlimit => Launch {
-            command: plain(),
+            command: plain(&outside),
             limits,
             identity,
             sweep_uid: identity.map(|i| i.uid),
             confine: None,
         },
         SandboxKind::Namespaces => {
-            let mut command = Command::new(confine::inside_executable(program.executable));
-            command
-                .args(&program.args)
-                .current_dir(dir)
-                .env_clear()
-                .envs(ENV.iter().copied());
+            let command = plain(&confine::inside_executable(program.executable));
             // Without root, a user namespace maps salgrade's own ids; as
             // root without a uid to drop to, one maps root onto itself, so
             // the program holds no capability over the machine.

@@ -263,17 +263,6 @@ impl Session {
         Session::spawn(cfg, files, program, slot)?.await_start(cfg, lint_first)
     }
 
-    /// Starts a program without waiting for it: a spare, which boots while
-    /// salgrade does other work, then [`Session::await_start`].
-    pub(crate) fn launch(
-        cfg: &RunnerConfig,
-        files: &[SessionFile<'_>],
-        program: &Program<'_>,
-        slot: usize,
-    ) -> Result<Session, SessionError> {
-        Session::spawn(cfg, files, program, slot)
-    }
-
     /// Waits for a started program's first message, within the import
     /// deadline counted from its start.
     pub(crate) fn await_start(
@@ -375,7 +364,9 @@ impl Session {
         })
     }
 
-    fn spawn(
+    /// Starts a program without waiting for it (a spare boots while
+    /// salgrade does other work); [`Session::await_start`] waits.
+    pub(crate) fn spawn(
         cfg: &RunnerConfig,
         files: &[SessionFile<'_>],
         program: &Program<'_>,
