@@ -151,11 +151,15 @@ pub(crate) fn prepare(
             let _ = dup2_raw(BorrowedFd::borrow_raw(response), CHILD_RESPONSE_FD)
                 .map_err(io::Error::from)?
                 .into_raw_fd();
+            // Every other descriptor this child holds (salgrade's own, and
+            // any salgrade itself inherited without close-on-exec) is closed
+            // at exec: the program starts with 0 to 4 only. std's own
+            // exec-error pipe is close-on-exec already, so it still works.
+            close_from_on_exec(CHILD_RESPONSE_FD + 1);
             if let Some(l) = limits {
                 setrlimit(Resource::RLIMIT_AS, l.address_space, l.address_space)?;
                 setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;
                 setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
-                setrlimit(Resource::RLIMIT_NOFILE, l.open_files, l.open_files)?;
                 setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
                 setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
             }
@@ -175,6 +179,14 @@ pub(crate) fn prepare(
             // salgrade thread that started it (in namespaces, with their
             // init), even if salgrade is SIGKILLed.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // Last: until exec this child still holds every descriptor it
+            // inherited from salgrade (more with every worker), and the
+            // namespaces' set-up above opens pipes and files, which must
+            // not fail for want of a low descriptor number. After exec
+            // only 0 to 4 are left, so the limit binds the student alone.
+            if let Some(l) = limits {
+                setrlimit(Resource::RLIMIT_NOFILE, l.open_files, l.open_files)?;
+            }
             Ok(())
         });
     }
@@ -473,13 +485,57 @@ fn kept_flags(path: &std::ffi::CStr) -> io::Result<MsFlags> {
 /// Closes every descriptor but `keep`.
 fn close_all_but(keep: RawFd) {
     let keep = keep as u32;
-    // SAFETY: close_range only closes descriptors; nothing in this process
-    // uses any but `keep` again.
-    unsafe {
-        if keep > 0 {
-            nix::libc::close_range(0, keep - 1, 0);
+    if keep > 0 {
+        close_range(0, keep - 1, 0);
+    }
+    close_range(keep + 1, u32::MAX, 0);
+}
+
+/// Marks every descriptor from `first` on close-on-exec.
+fn close_from_on_exec(first: RawFd) {
+    close_range(first as u32, u32::MAX, nix::libc::CLOSE_RANGE_CLOEXEC);
+}
+
+/// `close_range(2)` as a raw system call (glibc wraps it only from 2.34 on,
+/// and the portable binary links against 2.17), falling back to one call per
+/// descriptor below the open-files limit where the kernel lacks it (before
+/// 5.9, or 5.11 for `CLOSE_RANGE_CLOEXEC`). Async-signal-safe: no allocation.
+fn close_range(first: u32, last: u32, flags: u32) {
+    // SAFETY: close_range only closes descriptors or sets their
+    // close-on-exec flag; its callers use none of them again.
+    let done = unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_close_range,
+            nix::libc::c_uint::from(first),
+            nix::libc::c_uint::from(last),
+            nix::libc::c_uint::from(flags),
+        )
+    } == 0;
+    if done {
+        return;
+    }
+    let mut limit = nix::libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct it is given.
+    let end = if unsafe { nix::libc::getrlimit(nix::libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur.min(1 << 20)
+    } else {
+        1 << 16
+    };
+    let end = end.min(u64::from(last).saturating_add(1));
+    for fd in u64::from(first)..end {
+        let fd = fd as i32;
+        // SAFETY: as above, one descriptor at a time; EBADF for a closed
+        // one is ignored.
+        unsafe {
+            if flags & nix::libc::CLOSE_RANGE_CLOEXEC != 0 {
+                nix::libc::fcntl(fd, nix::libc::F_SETFD, nix::libc::FD_CLOEXEC);
+            } else {
+                nix::libc::close(fd);
+            }
         }
-        nix::libc::close_range(keep + 1, u32::MAX, 0);
     }
 }
 

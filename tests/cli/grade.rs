@@ -109,6 +109,33 @@ fn correct_submissions_get_full_marks() {
     );
 }
 
+/// More workers than cores, and than the 64 descriptors a student process
+/// may hold: every student gets the score the default run gives.
+#[test]
+fn many_jobs_grade_like_few() {
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", CASES, "--jobs", "8", "--out-dir"])
+        .arg(out.path())
+        .arg(fixtures().join("submissions"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap()).unwrap();
+    let scores = |r: &Value| -> Vec<(String, String)> {
+        let mut v: Vec<_> = r["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["student"].to_string(), s["score"].to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(scores(&report), scores(&cohort().report));
+}
+
 #[test]
 fn each_failure_class_gets_its_verdict() {
     fails_only("loop_willfinish", "willfinish", "timeout");
