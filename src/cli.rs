@@ -184,6 +184,9 @@ pub(crate) struct GradeArgs {
     /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload) or `generic` (identifier, total, one column per function).
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping each submission's identifier to MarkUs user names; default: the identifiers are the user names.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
     /// Write the report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -218,6 +221,9 @@ pub(crate) struct MergeArgs {
     /// The columns of `--format csv`: `salgrade` (default), `markus` or `generic`.
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping identifiers to MarkUs user names; default: the identifiers are the user names.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -382,12 +382,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             root.display()
         );
     }
-    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
-        bail!(
-            "`--csv-layout` applies to `--format csv`, not `--format {}`",
-            args.format.name()
-        );
-    }
+    let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
     if args.format.single_submission() && subs.len() != 1 {
         bail!(
             "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
@@ -511,19 +506,19 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         report::Format::Json,
         report::csv::CsvLayout::default(),
     )?)?;
-    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
+    output.write(&rendered(
+        &report,
+        args.format,
+        args.csv_layout,
+        roster.as_ref(),
+    )?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }
 
 /// `salgrade merge`: shard reports read, checked against each other and
 /// combined into one report in the format asked for.
 pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
-    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
-        bail!(
-            "`--csv-layout` applies to `--format csv`, not `--format {}`",
-            args.format.name()
-        );
-    }
+    let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
     let output = Output::open(args.output.as_deref())?;
     let mut reports = Vec::new();
     for path in &args.reports {
@@ -550,8 +545,52 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         );
     }
     let all_full = report.students.iter().all(StudentReport::full_marks);
-    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
+    output.write(&rendered(
+        &report,
+        args.format,
+        args.csv_layout,
+        roster.as_ref(),
+    )?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// Refuses a CSV option given with a format or layout it does not apply to,
+/// and reads the roster (before any grading, so a bad one fails at once).
+fn check_layout(
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&Path>,
+) -> anyhow::Result<Option<report::markus::Roster>> {
+    if layout != report::csv::CsvLayout::default() && format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            format.name()
+        );
+    }
+    if roster.is_some()
+        && (format != report::Format::Csv || layout != report::csv::CsvLayout::Markus)
+    {
+        bail!("`--roster` applies to `--format csv --csv-layout markus`");
+    }
+    Ok(roster.map(report::markus::Roster::read).transpose()?)
+}
+
+/// The report in `format`; the MarkUs layout's rows keyed through `roster`
+/// when there is one, each row MarkUs could not match printed as a warning.
+fn rendered(
+    report: &Report,
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&report::markus::Roster>,
+) -> anyhow::Result<Vec<u8>> {
+    let Some(roster) = roster else {
+        return report::render(report, format, layout);
+    };
+    let sheet = report::markus::render(report, Some(roster))?;
+    for w in &sheet.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(sheet.bytes)
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to

@@ -9,6 +9,7 @@ pub(crate) mod feedback;
 pub(crate) mod gradescope;
 pub(crate) mod junit;
 pub(crate) mod markdown;
+pub(crate) mod markus;
 pub(crate) mod merge;
 mod plain;
 pub(crate) mod schema;

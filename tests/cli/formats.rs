@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::{salgrade, stderr_of, submission};
+use crate::{consumers, salgrade, stderr_of, submission};
 
 /// A full-marks student, one with wrong answers in two functions, and one
 /// that passes every case but breaks the container rule.
@@ -181,51 +181,126 @@ fn junit_has_a_suite_per_student_and_a_case_per_function() {
     }
 }
 
+/// MarkUs's import of `--csv-layout markus` (its own rules, in
+/// `consumers::markus_import`), with "Show Total" on and off: items are the
+/// functions out of their points, the maximum is salgrade's, and every
+/// user's total is salgrade's score, the rule's penalty included. The roster
+/// maps one submission to a group of two users.
 #[test]
-fn csv_markus_has_the_out_of_row_and_a_row_per_student() {
-    let (bytes, report) = grade(&folders().1, &["csv", "--csv-layout", "markus"]);
-    let mut rows = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(bytes.as_slice());
-    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
-    let fs = functions(&report);
-    let mut names = vec![""];
-    names.extend(&fs);
-    names.push("total");
-    assert_eq!(rows[0].iter().collect::<Vec<_>>(), names);
-    let first = &students(&report)[0];
-    for (i, f) in fs.iter().enumerate() {
-        close(
-            rows[1][i + 1].parse().unwrap(),
-            num(&first["functions"][f]["max_points"]),
-            f,
-        );
-    }
-    close(
-        rows[1][fs.len() + 1].parse().unwrap(),
-        num(&first["max_score"]),
-        "out of",
+fn csv_markus_imports_to_salgrade_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("groups.csv");
+    std::fs::write(
+        &roster,
+        "correct,alice\nwrong_answer,bob,carol\nuses_containers,dave\n",
+    )
+    .unwrap();
+    let (bytes, report) = grade(
+        &folders().1,
+        &[
+            "csv",
+            "--csv-layout",
+            "markus",
+            "--roster",
+            roster.to_str().unwrap(),
+        ],
     );
-    assert_eq!(rows.len(), 2 + students(&report).len());
-    for s in students(&report) {
-        let row = rows
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(
+        text.starts_with(",salb2salbLL,willfinish,whowins,dualboard,Total\n"),
+        "{text}"
+    );
+    let users = ["alice", "bob", "carol", "dave"];
+    let owner = |u: &str| match u {
+        "alice" => "correct",
+        "bob" | "carol" => "wrong_answer",
+        _ => "uses_containers",
+    };
+    let fs = functions(&report);
+    let by_name = |name: &str| {
+        students(&report)
             .iter()
-            .find(|r| &r[0] == s["student"].as_str().unwrap())
-            .unwrap();
-        assert_eq!(row.len(), names.len());
-        for (i, f) in fs.iter().enumerate() {
-            close(
-                row[i + 1].parse().unwrap(),
-                num(&s["functions"][f]["points"]),
-                f,
-            );
+            .find(|s| s["student"] == name)
+            .unwrap()
+    };
+    assert!(
+        deduction(by_name("uses_containers")) > 0.0,
+        "a penalty is tested"
+    );
+    for show_total in [true, false] {
+        let import = consumers::markus_import(&text, &users, show_total);
+        assert!(import.invalid.is_empty(), "{:?}", import.invalid);
+        let items: Vec<&str> = import.items.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(items, fs, "show total {show_total}");
+        let first = &students(&report)[0];
+        for ((_, out_of), f) in import.items.iter().zip(&fs) {
+            close(*out_of, num(&first["functions"][f]["max_points"]), f);
         }
-        close(
-            row[fs.len() + 1].parse().unwrap(),
-            num(&s["score"]),
-            "total",
-        );
+        close(import.max_mark(), num(&first["max_score"]), "maximum");
+        for u in users {
+            let s = by_name(owner(u));
+            let total = import.total(u).unwrap();
+            close(
+                (total * 100.0).round() / 100.0,
+                num(&s["score"]),
+                &format!("{u}'s total"),
+            );
+            for (g, f) in import.grades[u].iter().zip(&fs) {
+                let g = g.unwrap();
+                assert!(g <= num(&s["functions"][f]["points"]) + 1e-9, "{u} {f}");
+            }
+        }
     }
+}
+
+/// A submission the roster does not name keeps its row (which MarkUs lists
+/// as invalid) and gets a warning: never a silent loss.
+#[test]
+fn csv_markus_warns_of_a_row_the_roster_cannot_map() {
+    let (_, report) = grade(&folders().1, &["json"]);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    std::fs::write(&json, serde_json::to_vec(&report).unwrap()).unwrap();
+    let roster = dir.path().join("groups.csv");
+    std::fs::write(&roster, "correct,alice\nuses_containers,dave\n").unwrap();
+    let out = salgrade()
+        .args([
+            "merge",
+            "--format",
+            "csv",
+            "--csv-layout",
+            "markus",
+            "--roster",
+        ])
+        .arg(&roster)
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("warning: `wrong_answer` is not in the roster"),
+        "{err}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let import = consumers::markus_import(&text, &["alice", "dave"], true);
+    assert_eq!(import.invalid, ["wrong_answer"]);
+    assert_eq!(import.grades.len(), 2);
+}
+
+#[test]
+fn a_roster_without_the_markus_layout_is_a_usage_error() {
+    let out = salgrade()
+        .args(["grade", "--format", "csv", "--roster", "groups.csv"])
+        .arg(&folders().1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("`--roster` applies to `--format csv --csv-layout markus`"),
+        "{err}"
+    );
 }
 
 #[test]

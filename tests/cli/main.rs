@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod consumers;
 mod cxx;
 mod fairness;
 mod formats;

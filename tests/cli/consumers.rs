@@ -1,0 +1,125 @@
+//! The consumers of salgrade's course-platform formats, re-implemented from
+//! their own source (each function cites the repository, file and commit it
+//! follows; none of their code is copied), so a test can ask "what would
+//! this platform record?" rather than "does salgrade read its own output
+//! back?". Where the real consumer can run here, `formats.rs` runs it too.
+
+use std::collections::BTreeMap;
+
+/// What MarkUs records from a marks-spreadsheet upload.
+#[derive(Debug, Default)]
+pub(crate) struct MarkusImport {
+    /// The spreadsheet's items, in order: name and "out of".
+    pub items: Vec<(String, f64)>,
+    /// Each matched user's grades, one per item (`None`: blank).
+    pub grades: BTreeMap<String, Vec<Option<f64>>>,
+    /// Rows MarkUs rejects, by their first cell.
+    pub invalid: Vec<String>,
+}
+
+impl MarkusImport {
+    /// The spreadsheet's maximum: the items' "out of" added up (no bonus
+    /// items can come from an upload).
+    pub(crate) fn max_mark(&self) -> f64 {
+        self.items.iter().map(|(_, o)| o).sum()
+    }
+
+    /// A user's total as MarkUs shows it: the sum of the non-blank grades,
+    /// at least 0; `None` when every grade is blank.
+    pub(crate) fn total(&self, user: &str) -> Option<f64> {
+        let grades = self.grades.get(user)?;
+        if grades.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(grades.iter().flatten().sum::<f64>().max(0.0))
+    }
+}
+
+/// Ruby's `Float(text, exception: false)` for the decimal numbers a grade
+/// can be: `None` for anything else (an empty cell included).
+fn ruby_float(text: Option<&str>) -> Option<f64> {
+    let t = text?;
+    let ok = !t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
+    if ok { t.parse().ok() } else { None }
+}
+
+/// MarkUs's marks-spreadsheet upload: `GradeEntryForm#from_csv` in
+/// `MarkUsProject/Markus` `app/models/grade_entry_form.rb`, with
+/// `MarkusCsv.parse` (`app/lib/markus_csv.rb`), at commit
+/// 4401041cde7e11b738f9949e122ea9d287840c47.
+///
+/// - Rows whose cells are all empty are skipped.
+/// - Row 1: the column names. Row 2: each column's "out of"; a cell that is
+///   not a number ≥ 0 marks its column as skipped. When "Show Total" is on
+///   and the last name is exactly `Total`, the last column is skipped too.
+///   The remaining columns become the items.
+/// - Every later row: the first cell must be a known user name (else the
+///   row is invalid); the skipped columns are dropped; each remaining cell
+///   is the grade of the item at its position, blank unless it is a number
+///   ≥ 0.
+pub(crate) fn markus_import(csv_text: &str, users: &[&str], show_total: bool) -> MarkusImport {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv_text.as_bytes());
+    let mut names: Vec<Option<String>> = Vec::new();
+    let mut keep: Vec<bool> = Vec::new();
+    let mut out = MarkusImport::default();
+    for record in reader.records() {
+        let record = record.expect("MarkUs rejects a malformed CSV outright");
+        let cells: Vec<Option<&str>> = record
+            .iter()
+            .map(|c| if c.is_empty() { None } else { Some(c) })
+            .collect();
+        if cells.iter().all(Option::is_none) {
+            continue;
+        }
+        if names.is_empty() {
+            names = cells.iter().map(|c| c.map(str::to_owned)).collect();
+            continue;
+        }
+        if keep.is_empty() {
+            let totals: Vec<Option<f64>> = cells
+                .iter()
+                .map(|c| ruby_float(*c).filter(|x| *x >= 0.0))
+                .collect();
+            keep = totals.iter().map(Option::is_some).collect();
+            if show_total && names.last().cloned().flatten().as_deref() == Some("Total") {
+                if let Some(last) = keep.last_mut() {
+                    *last = false;
+                }
+            }
+            // `names.reject.with_index { totals[i].nil? }`: names past the
+            // "out of" row's end have no total, so they go too.
+            let kept: Vec<String> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep.get(*i).copied().unwrap_or(false))
+                .map(|(_, n)| n.clone().unwrap_or_default())
+                .collect();
+            let outs: Vec<f64> = totals.into_iter().flatten().collect();
+            assert_eq!(kept.len(), outs.len(), "MarkUs: invalid header rows");
+            out.items = kept.into_iter().zip(outs).collect();
+            continue;
+        }
+        let user = cells[0].unwrap_or_default();
+        if !users.contains(&user) {
+            out.invalid.push(user.to_owned());
+            continue;
+        }
+        let grades: Vec<Option<f64>> = cells
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep.get(*i).copied().unwrap_or(false))
+            .map(|(_, c)| ruby_float(*c).filter(|x| *x >= 0.0))
+            .collect();
+        let mut row = vec![None; out.items.len()];
+        for (slot, g) in row.iter_mut().zip(grades) {
+            *slot = g;
+        }
+        out.grades.insert(user.to_owned(), row);
+    }
+    out
+}
