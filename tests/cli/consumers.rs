@@ -123,3 +123,42 @@ pub(crate) fn markus_import(csv_text: &str, users: &[&str], show_total: bool) ->
     }
     out
 }
+
+/// The Python that has `modules`, or `None` (with a message saying the
+/// test is skipped) when there is none. `SALGRADE_TEST_PYTHON` names it
+/// (`.ci/run` points it at a virtual environment holding
+/// `tests/requirements.txt`); default `python3`.
+pub(crate) fn python_with(modules: &[&str], test: &str) -> Option<String> {
+    let python = std::env::var("SALGRADE_TEST_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let import = format!("import {}", modules.join(", "));
+    let ok = std::process::Command::new(&python)
+        .args(["-c", &import])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        Some(python)
+    } else {
+        eprintln!(
+            "skipped {test}: `{python}` cannot `{import}` (pip install -r tests/requirements.txt, or set SALGRADE_TEST_PYTHON)"
+        );
+        None
+    }
+}
+
+/// dorny/test-reporter's reading of a JUnit time
+/// (`src/parsers/java-junit/java-junit-parser.ts` at commit
+/// 29672c52a8220c09bd9f79b5b6cf6315f1763996): JavaScript's `parseFloat` of
+/// the `time` attribute of every `<testsuite>` and `<testcase>`, so a
+/// missing one is NaN. The names of the elements whose time is not a number.
+pub(crate) fn dorny_nan_times(xml: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("testsuite") || n.has_tag_name("testcase"))
+        .filter(|n| {
+            n.attribute("time")
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .is_none_or(|t| !t.is_finite())
+        })
+        .map(|n| n.attribute("name").unwrap_or_default().to_owned())
+        .collect()
+}

@@ -140,9 +140,11 @@ fn junit_has_a_suite_per_student_and_a_case_per_function() {
                 .iter()
                 .find(|c| c.attribute("name") == Some(f))
                 .unwrap_or_else(|| panic!("{name}: no test case {f}"));
-            assert_eq!(prop(case, "passed"), num(&score["passed"]), "{name} {f}");
-            assert_eq!(prop(case, "total"), num(&score["total"]), "{name} {f}");
-            close(prop(case, "points"), num(&score["points"]), f);
+            let of = |key: &str| prop(suite, &format!("{f}.{key}"));
+            assert_eq!(of("passed"), num(&score["passed"]), "{name} {f}");
+            assert_eq!(of("total"), num(&score["total"]), "{name} {f}");
+            close(of("points"), num(&score["points"]), f);
+            close(of("max_points"), num(&score["max_points"]), f);
             let failure = case.children().find(|n| n.has_tag_name("failure"));
             assert_eq!(
                 failure.is_some(),
@@ -186,6 +188,76 @@ fn junit_has_a_suite_per_student_and_a_case_per_function() {
 /// functions out of their points, the maximum is salgrade's, and every
 /// user's total is salgrade's score, the rule's penalty included. The roster
 /// maps one submission to a group of two users.
+/// Reads a JUnit file as its consumers do: validates it against the xUnit
+/// plugin's schema (`fixtures/consumers/junit-10.xsd`) with `xmlschema`,
+/// then reads it with `junitparser`. Prints the schema's errors, or per
+/// suite its name and the tests, failures and errors junitparser counts.
+const JUNIT_READER: &str = r#"
+import json, sys, xmlschema, junitparser
+schema = xmlschema.XMLSchema(sys.argv[1])
+errors = [f"{e.path}: {e.reason}" for e in schema.iter_errors(sys.argv[2])]
+suites = []
+for suite in junitparser.JUnitXml.fromfile(sys.argv[2]):
+    cases = list(suite)
+    kinds = [type(r).__name__ for c in cases for r in c.result]
+    suites.append({"name": suite.name, "tests": len(cases),
+                   "failures": kinds.count("Failure"), "errors": kinds.count("Error"),
+                   "declared": [suite.tests, suite.failures, suite.errors]})
+print(json.dumps({"schema_errors": errors, "suites": suites}))
+"#;
+
+/// The JUnit output is valid against the xUnit plugin's `junit-10.xsd`, every
+/// time dorny/test-reporter reads is a number, and junitparser's counts per
+/// student are the report's: a test per function and `rules`, a failure per
+/// function with a failing case and per broken rule.
+#[test]
+fn junit_is_valid_where_it_is_validated_and_counts_match_the_report() {
+    let (xml, report) = grade(&folders().1, &["junit"]);
+    let text = String::from_utf8(xml).unwrap();
+    assert_eq!(consumers::dorny_nan_times(&text), Vec::<String>::new());
+    let Some(python) =
+        consumers::python_with(&["xmlschema", "junitparser"], "the junit-10.xsd check")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("salgrade.xml");
+    std::fs::write(&file, &text).unwrap();
+    let xsd = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/consumers/junit-10.xsd");
+    let out = std::process::Command::new(python)
+        .args(["-c", JUNIT_READER])
+        .arg(&xsd)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read["schema_errors"], serde_json::json!([]), "{text}");
+    let suites = read["suites"].as_array().unwrap();
+    assert_eq!(suites.len(), students(&report).len());
+    for s in students(&report) {
+        let name = s["student"].as_str().unwrap();
+        let suite = suites.iter().find(|x| x["name"] == name).unwrap();
+        let fs = functions(&report);
+        let failing = fs
+            .iter()
+            .filter(|f| s["functions"][**f]["passed"] != s["functions"][**f]["total"])
+            .count();
+        let rule = usize::from(!s["violations"].as_array().unwrap().is_empty());
+        let want = serde_json::json!([fs.len() + 1, failing + rule, 0]);
+        assert_eq!(
+            serde_json::json!([suite["tests"], suite["failures"], suite["errors"]]),
+            want,
+            "{name}"
+        );
+        assert_eq!(suite["declared"], want, "{name}");
+    }
+}
+
 #[test]
 fn csv_markus_imports_to_salgrade_scores() {
     let dir = tempfile::tempdir().unwrap();
@@ -378,13 +450,45 @@ fn gradescope_results_match_the_report() {
     assert!(results["output"].is_string());
     let tests = results["tests"].as_array().unwrap();
     single_submission_tests(tests, &report, Some("max_score"));
+    // Plain text everywhere: no student text is rendered as HTML.
+    for key in ["output_format", "test_output_format", "test_name_format"] {
+        assert_eq!(results[key], "text", "{key}");
+    }
     for t in tests {
+        assert_eq!(t["output_format"], "text", "{t}");
         assert_eq!(t["visibility"], "visible");
         let passed = t["name"] == "rules"
             || s["functions"][t["name"].as_str().unwrap()]["passed"]
                 == s["functions"][t["name"].as_str().unwrap()]["total"];
         assert_eq!(t["status"], if passed { "passed" } else { "failed" }, "{t}");
     }
+}
+
+/// A submission without a file was never checked against the rule, so its
+/// `rules` test must not pass (it said "could not be parsed" and passed).
+#[test]
+fn gradescope_rules_test_fails_when_there_is_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("subs/student");
+    std::fs::create_dir_all(&student).unwrap();
+    std::fs::write(student.join("notes.txt"), "no code here\n").unwrap();
+    let (bytes, _) = grade(&dir.path().join("subs"), &["gradescope"]);
+    let results: Value = serde_json::from_slice(&bytes).unwrap();
+    let rules = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "rules")
+        .unwrap();
+    assert_eq!(rules["status"], "failed", "{rules}");
+    assert!(
+        rules["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("not checked: no file was graded."),
+        "{rules}"
+    );
+    close(num(&results["score"]), 0.0, "score");
 }
 
 #[test]
