@@ -167,7 +167,7 @@ pub(crate) enum Format {
     Gradescope,
     /// JUnit XML for CI test viewers: a suite per student, a test case per function.
     Junit,
-    /// GitHub Classroom's autograding reporter result, version 1 (one submission only).
+    /// GitHub Classroom's autograding reporter results (version 1) as three runners, with the feedback in Markdown (one submission only).
     Classroom,
 }
 

@@ -162,3 +162,97 @@ pub(crate) fn dorny_nan_times(xml: &str) -> Vec<String> {
         .map(|n| n.attribute("name").unwrap_or_default().to_owned())
         .collect()
 }
+
+/// What GitHub Classroom's autograding reporter does with the runners'
+/// results: the job log it prints and the points it sends.
+#[derive(Debug)]
+pub(crate) struct ClassroomRun {
+    /// The log's text (without colours and the table's borders).
+    pub log: String,
+    /// The table's last row: the runners' scores and maxima added up.
+    pub table_total: (f64, f64),
+    /// What Classroom records (the "Autograding report" notice), if anything.
+    pub recorded: Option<(f64, f64)>,
+}
+
+/// `classroom-resources/autograding-grading-reporter` at tag v1 (commit
+/// d13b5912daf5042ac1b71bc38bdb4a6bcd61d8ca): `src/console-results.js`,
+/// `src/aggregate-results.js`, `src/notify-classroom.js` and
+/// `src/helpers/test-helpers.js`, in the same order of floating-point
+/// additions.
+///
+/// - Per runner, per test: a ✅/❌ line with the name (and `line N` when
+///   `line_no` is not 0) for `pass`/other statuses, but for `error` only
+///   `Error: <message>`; then `Test code:` and `test_code` when it is not
+///   empty. Then, when `max_score` is not 0, `Total points for R:
+///   S.toFixed(2)/max`, where S = tests with status `pass` ÷ tests ×
+///   `max_score` (NaN for a runner without tests).
+/// - A table row per runner (name, S, `max_score`), then `Total:` with S and
+///   `max_score` added up over runners.
+/// - Recorded: over runners whose `max_score` is not 0, the tests' `score`s
+///   added up and the `max_score`s added up; nothing when that maximum is 0.
+pub(crate) fn classroom_reporter(runners: &[(&str, &serde_json::Value)]) -> ClassroomRun {
+    use std::fmt::Write as _;
+    let mut log = String::new();
+    let shown_score = |r: &serde_json::Value| {
+        let tests = r["tests"].as_array().unwrap();
+        let passed = tests.iter().filter(|t| t["status"] == "pass").count();
+        passed as f64 / tests.len() as f64 * r["max_score"].as_f64().unwrap_or(0.0)
+    };
+    for (name, r) in runners {
+        let _ = writeln!(log, "Processing: {name}");
+        for t in r["tests"].as_array().unwrap() {
+            let test = t["name"].as_str().unwrap();
+            let line = t["line_no"].as_u64().unwrap_or(0);
+            let at = if line != 0 {
+                format!(" - line {line}")
+            } else {
+                String::new()
+            };
+            match t["status"].as_str().unwrap() {
+                "pass" => {
+                    let _ = writeln!(log, "✅ {test}{at}");
+                }
+                "error" => {
+                    let message = t["message"].as_str().unwrap_or_default();
+                    let _ = writeln!(log, "Error: {message}");
+                }
+                _ => {
+                    let _ = writeln!(log, "❌ {test}{at}");
+                }
+            }
+            if let Some(code) = t["test_code"].as_str().filter(|c| !c.is_empty()) {
+                let _ = writeln!(log, "Test code:\n{code}\n");
+            }
+        }
+        let max = r["max_score"].as_f64().unwrap_or(0.0);
+        if max != 0.0 {
+            let _ = writeln!(log, "Total points for {name}: {:.2}/{max}", shown_score(r));
+        }
+    }
+    let mut table_total = (0.0, 0.0);
+    for (name, r) in runners {
+        let (score, max) = (shown_score(r), r["max_score"].as_f64().unwrap_or(0.0));
+        let _ = writeln!(log, "| {name} | {score} | {max} |");
+        table_total.0 += score;
+        table_total.1 += max;
+    }
+    let _ = writeln!(log, "| Total: | {} | {} |", table_total.0, table_total.1);
+    let (mut total, mut max) = (0.0, 0.0);
+    for (_, r) in runners {
+        let m = r["max_score"].as_f64().unwrap_or(0.0);
+        if m == 0.0 {
+            continue;
+        }
+        max += m;
+        for t in r["tests"].as_array().unwrap() {
+            total += t["score"].as_f64().unwrap();
+        }
+    }
+    let recorded = if max == 0.0 { None } else { Some((total, max)) };
+    ClassroomRun {
+        log,
+        table_total,
+        recorded,
+    }
+}
