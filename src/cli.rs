@@ -91,6 +91,9 @@ pub(crate) struct CaseArgs {
         value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_RANDOM_CASES)
     )]
     pub cases: usize,
+    /// Read the seed from this file (one number) instead of `--seed`, so a secret seed is not on the command line, where processes that can see salgrade's can read it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases_file"])]
+    pub seed_file: Option<PathBuf>,
     /// Grade with this case file (from `salgrade gen` or hand-written) instead of a seed.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases"])]
     pub cases_file: Option<PathBuf>,

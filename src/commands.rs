@@ -58,10 +58,11 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
         let assignment = named(&args.assignment)?;
         let options = options(assignment, &args.options)?;
         note_long_generation(args.cases);
-        return Ok((
-            assignment,
-            assignment.generate(args.seed, args.cases, &options),
-        ));
+        let seed = match &args.seed_file {
+            Some(path) => crate::secrets::read_seed(path)?,
+            None => args.seed,
+        };
+        return Ok((assignment, assignment.generate(seed, args.cases, &options)));
     };
     let file = engine::read_case_file(path)?;
     let assignment = assignment::by_id(&file.assignment)
@@ -409,6 +410,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let engine = prepared_engine(assignment, case_file, &args.run, rubric, &graded_languages)?;
     let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
     let mut run_warnings = found.warnings;
+    for w in secret_warnings(&args.cases, &engine) {
+        eprintln!("warning: {w}");
+        run_warnings.push(w);
+    }
     if !untested.is_empty() {
         let w = coverage::warning(&untested, &cases_origin(&args.cases));
         eprintln!("warning: {w}");
@@ -473,11 +478,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .filter(|s| !done.contains_key(&s.student))
         .collect();
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = jobs_for(args.jobs, args.run.memory_mb);
     let graded = grade_parallel(&engine, &root, &todo, jobs, |s| {
         journal.append(s, &hashes[s.student.as_str()])
     })?;
@@ -552,6 +553,50 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         roster.as_ref(),
     )?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// Loud warnings for each secret input (seed file, case file, a secret
+/// `--seed`) student code could read in this run's sandbox.
+fn secret_warnings(args: &CaseArgs, engine: &Engine) -> Vec<String> {
+    let mut files = Vec::new();
+    if let Some(p) = &args.seed_file {
+        files.push(("seed file", p.as_path()));
+    }
+    if let Some(p) = &args.cases_file {
+        files.push(("case file", p.as_path()));
+    }
+    let cmdline_seed = args.seed_file.is_none()
+        && args.cases_file.is_none()
+        && args.seed != salgrade_reference::case::PUBLIC_SEED;
+    let student = if engine.runner.drop_privileges {
+        crate::secrets::StudentUser::Other
+    } else {
+        crate::secrets::StudentUser::Same
+    };
+    crate::secrets::warnings(&files, cmdline_seed, engine.runner.sandbox, student)
+}
+
+/// Students graded at once: `--jobs`, else the cores, cut to what fits in
+/// the container's memory (see [`crate::capacity`]), saying so.
+fn jobs_for(asked: Option<usize>, memory_mb: u64) -> usize {
+    let limit = crate::capacity::container_limit();
+    if let Some(w) = crate::capacity::warning(memory_mb, limit) {
+        eprintln!("warning: {w}");
+    }
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let fit = crate::capacity::jobs_that_fit(asked.unwrap_or(cores), memory_mb, limit);
+    match asked {
+        Some(jobs) if fit < jobs => eprintln!(
+            "warning: `--jobs {jobs}` students of `--memory-mb {memory_mb}` each can use more than this container's memory; {fit} would fit"
+        ),
+        None if fit < cores => eprintln!(
+            "grading {fit} student(s) at once, not {cores}: that is what fits in this container's memory at `--memory-mb {memory_mb}` each"
+        ),
+        _ => {}
+    }
+    asked.unwrap_or(fit)
 }
 
 /// Refuses a CSV option given with a format or layout it does not apply to,

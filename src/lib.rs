@@ -13,6 +13,7 @@
 
 mod assignment;
 mod bounds;
+mod capacity;
 mod cli;
 mod commands;
 mod discover;
@@ -27,6 +28,7 @@ mod report;
     reason = "the runner is the one module that starts processes"
 )]
 mod runner;
+mod secrets;
 mod verdict;
 mod words;
 

@@ -16,6 +16,7 @@ mod isolation;
 mod lint;
 mod reference;
 mod safety;
+mod secrets;
 mod shard;
 mod shrink;
 
