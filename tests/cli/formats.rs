@@ -678,3 +678,120 @@ fn a_csv_layout_without_csv_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// `salgrade merge` of `report` (a `report.json`) into `format`: stdout.
+fn merged(dir: &Path, report: &Value, format: &[&str]) -> Vec<u8> {
+    let path = dir.join("report.json");
+    std::fs::write(&path, serde_json::to_vec(report).unwrap()).unwrap();
+    let run = salgrade()
+        .args(["merge", "--format"])
+        .args(format)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(run.status.code(), Some(0 | 1)),
+        "{}",
+        stderr_of(&run)
+    );
+    run.stdout
+}
+
+/// Every consumer's own rules on the sample cohort's report (all 21
+/// submissions of `fixtures/submissions`, rendered by `merge`): MarkUs's
+/// totals, the Classroom reporter's log and record, JUnit's counts and
+/// times, and Gradescope's score are salgrade's, student by student.
+#[test]
+fn every_consumer_reproduces_the_sample_cohort_scores() {
+    let report = &crate::grade::cohort().report;
+    let dir = tempfile::tempdir().unwrap();
+    let all = students(report);
+    let names: Vec<&str> = all.iter().map(|s| s["student"].as_str().unwrap()).collect();
+
+    let sheet = String::from_utf8(merged(
+        dir.path(),
+        report,
+        &["csv", "--csv-layout", "markus"],
+    ))
+    .unwrap();
+    for show_total in [true, false] {
+        let import = consumers::markus_import(&sheet, &names, show_total);
+        assert!(import.invalid.is_empty(), "{:?}", import.invalid);
+        for s in all {
+            let name = s["student"].as_str().unwrap();
+            let total = import.total(name).unwrap_or(0.0);
+            close((total * 100.0).round() / 100.0, num(&s["score"]), name);
+            close(import.max_mark(), num(&s["max_score"]), name);
+        }
+    }
+
+    let xml = String::from_utf8(merged(dir.path(), report, &["junit"])).unwrap();
+    assert_eq!(consumers::dorny_nan_times(&xml), Vec::<String>::new());
+    if let Some(python) = consumers::python_with(
+        &["xmlschema", "junitparser"],
+        "the cohort's junit-10.xsd check",
+    ) {
+        let file = dir.path().join("cohort.xml");
+        std::fs::write(&file, &xml).unwrap();
+        let xsd = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/consumers/junit-10.xsd");
+        let out = std::process::Command::new(python)
+            .args(["-c", JUNIT_READER])
+            .arg(&xsd)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(read["schema_errors"], serde_json::json!([]));
+        assert_eq!(read["suites"].as_array().unwrap().len(), all.len());
+    }
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    for s in all {
+        let name = s["student"].as_str().unwrap();
+        let suite = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testsuite") && n.attribute("name") == Some(name))
+            .unwrap();
+        let failing = functions(report)
+            .iter()
+            .filter(|f| s["functions"][**f]["passed"] != s["functions"][**f]["total"])
+            .count();
+        let bad_rule = !s["violations"].as_array().unwrap().is_empty()
+            || (s["rule_checked"] == false
+                && s["file"].as_str().is_none_or(|f| f.ends_with(".py")));
+        let errors: usize = suite.attribute("errors").unwrap().parse().unwrap();
+        let failures: usize = suite.attribute("failures").unwrap().parse().unwrap();
+        assert_eq!(failures + errors, failing + usize::from(bad_rule), "{name}");
+    }
+
+    for s in all {
+        let name = s["student"].as_str().unwrap();
+        let mut one = report.clone();
+        one["students"] = serde_json::json!([s]);
+        let doc: Value = serde_json::from_slice(&merged(dir.path(), &one, &["classroom"])).unwrap();
+        let runners: Vec<(&str, &Value)> = ["salgrade", "earned", "missed"]
+            .into_iter()
+            .map(|r| (r, &doc["runners"][r]))
+            .collect();
+        let run = consumers::classroom_reporter(&runners);
+        let recorded = run.recorded.unwrap_or((0.0, 0.0));
+        assert_eq!(recorded, run.table_total, "{name}: {}", run.log);
+        close(recorded.0, num(&s["score"]), name);
+        close(recorded.1, num(&s["max_score"]), name);
+
+        let results: Value =
+            serde_json::from_slice(&merged(dir.path(), &one, &["gradescope"])).unwrap();
+        close(num(&results["score"]), num(&s["score"]), name);
+        let sum: f64 = results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| num(&t["score"]))
+            .sum();
+        close((sum * 100.0).round() / 100.0, num(&s["score"]), name);
+    }
+}
