@@ -617,6 +617,11 @@ fn check_layout(
     {
         bail!("`--roster` applies to `--format csv --csv-layout markus`");
     }
+    if roster.is_none() && layout == report::csv::CsvLayout::Markus {
+        eprintln!(
+            "note: without `--roster`, each MarkUs row is keyed by the submission's name; MarkUs rejects (and lists) a row whose name is a group or a suffixed duplicate (`alice-3f09a1`) rather than a user name: pass `--roster` with MarkUs's group list to map them"
+        );
+    }
     Ok(roster.map(report::markus::Roster::read).transpose()?)
 }
 

@@ -795,3 +795,29 @@ fn every_consumer_reproduces_the_sample_cohort_scores() {
         close((sum * 100.0).round() / 100.0, num(&s["score"]), name);
     }
 }
+
+/// Without a roster, rows are keyed by submission names, which MarkUs
+/// rejects unless they are user names: said once, before any grading.
+#[test]
+fn csv_markus_without_a_roster_says_how_rows_are_keyed() {
+    let out = salgrade()
+        .args([
+            "grade",
+            "--format",
+            "csv",
+            "--csv-layout",
+            "markus",
+            "--cases",
+            "0",
+        ])
+        .args(["--out-dir"])
+        .arg(tempfile::tempdir().unwrap().path())
+        .arg(&folders().1)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    let note = err
+        .find("note: without `--roster`")
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(note < err.find("grading ").unwrap(), "{err}");
+}
