@@ -22,6 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+command -v readelf >/dev/null || { echo "error: readelf (binutils) is needed to check the binary's glibc symbols" >&2; exit 2; }
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
