@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod clusters;
 mod cxx;
 mod fairness;
 mod formats;

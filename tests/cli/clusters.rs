@@ -1,0 +1,133 @@
+//! Common mistakes (`grading::clusters`): on each assignment's sample
+//! cohort, with a second copy of every student who has a planted bug, each
+//! bug is one group per function it breaks, holding both copies and no one
+//! else; and `salgrade clusters` lists them.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{fixtures, salgrade, stderr_of, stdout_of};
+
+/// The suffix of the second copy of a student.
+const TWIN: &str = "_twin";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The cohort in `dir` with a twin of each student not named `correct…`.
+fn with_twins(dir: &Path, into: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        copy_tree(&entry.path(), &into.join(&name));
+        if !name.starts_with("correct") {
+            copy_tree(&entry.path(), &into.join(format!("{name}{TWIN}")));
+        }
+    }
+}
+
+/// Grades `cohort` (with twins) as `assignment`; the report and the table.
+fn grade_twins(assignment: &str, cohort: PathBuf) -> (Value, String, tempfile::TempDir) {
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    with_twins(&cohort, &subs);
+    let out = root.path().join("out");
+    let run = salgrade()
+        .args(["grade", "-a", assignment, "--cases", "3", "--out-dir"])
+        .arg(&out)
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    (report, stdout_of(&run), root)
+}
+
+/// Each group holds one planted bug's two copies and no one else, and no
+/// bug is in two groups of one function.
+#[track_caller]
+fn each_bug_is_one_group(report: &Value) {
+    let clusters = report["clusters"]
+        .as_array()
+        .expect("the report has groups");
+    assert!(!clusters.is_empty());
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    for c in clusters {
+        let members: BTreeSet<&str> = c["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        let bugs: BTreeSet<&str> = members
+            .iter()
+            .map(|s| s.strip_suffix(TWIN).unwrap_or(s))
+            .collect();
+        assert_eq!(bugs.len(), 1, "a group holds two bugs: {c:#}");
+        let bug = bugs.into_iter().next().unwrap();
+        assert_eq!(
+            members,
+            BTreeSet::from([bug, format!("{bug}{TWIN}").as_str()]),
+            "the twins of `{bug}` should share one group: {c:#}"
+        );
+        let function = c["function"].as_str().unwrap().to_owned();
+        assert!(
+            seen.insert((bug.to_owned(), function.clone())),
+            "`{bug}` is in two groups of `{function}`: {clusters:#?}"
+        );
+    }
+}
+
+#[test]
+fn each_planted_bug_is_one_group_in_every_assignment() {
+    let cohorts = [
+        ("a48", fixtures().join("submissions")),
+        ("leetcode909", fixtures().join("leetcode909/submissions")),
+        ("min-throws", fixtures().join("min-throws/submissions")),
+        ("game", fixtures().join("game/submissions")),
+    ];
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = cohorts
+            .iter()
+            .map(|(a, dir)| scope.spawn(move || (*a, grade_twins(a, dir.clone()))))
+            .collect();
+        for run in runs {
+            let (assignment, (report, table, root)) = run.join().unwrap();
+            println!("{assignment}:\n{table}");
+            each_bug_is_one_group(&report);
+            assert!(table.contains("Common mistakes"), "{table}");
+            assert!(table.contains("- 2 students: "), "{table}");
+            if assignment == "a48" {
+                let listed = salgrade()
+                    .arg("clusters")
+                    .arg(root.path().join("out/report.json"))
+                    .output()
+                    .unwrap();
+                assert_eq!(listed.status.code(), Some(0), "{}", stderr_of(&listed));
+                let text = stdout_of(&listed);
+                let n = report["clusters"].as_array().unwrap().len();
+                assert!(
+                    text.starts_with(&format!("{n} common mistake(s) in `a48`")),
+                    "{text}"
+                );
+                assert!(text.contains(&format!("\n{n}. 2 students: ")), "{text}");
+                assert!(
+                    text.contains("students: wrong_answer, wrong_answer_twin"),
+                    "{text}"
+                );
+            }
+        }
+    });
+}
