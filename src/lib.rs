@@ -17,6 +17,7 @@ mod cli;
 mod commands;
 mod discover;
 mod engine;
+mod figure;
 mod grading;
 mod journal;
 mod mistakes;

@@ -31,6 +31,9 @@ pub(crate) trait IntProblem: Sync {
     fn describe(&self, input: &Self::Input) -> String;
     fn explain(&self, input: &Self::Input) -> Vec<String>;
     fn draw(&self, input: &Self::Input) -> Option<String>;
+    /// The board laid out for drawing, with a shortest walk from the first
+    /// square to the last (none when it cannot be reached).
+    fn board(&self, input: &Self::Input) -> crate::figure::Board;
     /// How the function must be declared, in each language.
     fn signature(&self) -> &'static str;
 }
@@ -69,6 +72,31 @@ fn judge_int(expected: i64, answer: &Answer) -> Verdict {
             expected.to_string(),
             plain.repr.clone().unwrap_or_else(|| python(&plain.value)),
         ),
+    }
+}
+
+/// Where a wrong count of moves parts from the reference's shortest walk:
+/// a count too small stops on the square that many moves reach; a count
+/// too large, or -1, misses the last square, which the walk reaches; a
+/// count where there is no way misses that the last square is cut off.
+fn wrong_square(
+    board: &crate::figure::Board,
+    expected: i64,
+    verdict: &Verdict,
+) -> Option<(u64, String)> {
+    let last = board.first + board.squares.checked_sub(1)?;
+    let got: Option<i64> = verdict.got.as_deref().and_then(|g| g.trim().parse().ok());
+    let walk = board.walks.first().map(|w| w.squares.as_slice());
+    match (walk, got) {
+        (None, _) => Some((last, "the last square cannot be reached".to_owned())),
+        (Some(walk), Some(g)) if g >= 0 && g < expected => {
+            let at = walk.get(usize::try_from(g).ok()?)?;
+            Some((
+                *at,
+                format!("{g} move(s) reach only this square on a shortest walk"),
+            ))
+        }
+        (Some(_), _) => Some((last, format!("reached in {expected} move(s)"))),
     }
 }
 
@@ -198,6 +226,13 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn signature(&self, _function: &str) -> Option<&'static str> {
         Some(self.0.signature())
+    }
+
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let input = self.input(case)?;
+        let mut board = self.0.board(&input);
+        board.wrong_at = wrong_square(&board, self.0.answer(&input), verdict);
+        Some(crate::figure::Figure::Board(board))
     }
 
     fn questions(&self) -> &'static [Question] {

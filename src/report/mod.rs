@@ -8,6 +8,7 @@ pub(crate) mod coverage;
 pub(crate) mod csv;
 pub(crate) mod feedback;
 pub(crate) mod gradescope;
+pub(crate) mod html;
 pub(crate) mod junit;
 pub(crate) mod markdown;
 pub(crate) mod merge;
@@ -174,6 +175,8 @@ pub(crate) enum Format {
     Junit,
     /// GitHub Classroom's autograding reporter result, version 1 (one submission only).
     Classroom,
+    /// One self-contained HTML page: the cohort (score histogram, pass rates, common mistakes, a sortable table) and each student's failures with their boards drawn.
+    Html,
 }
 
 impl Format {
@@ -207,6 +210,7 @@ pub(crate) fn render(
             v
         }
         Format::Markdown => markdown::render(report).into_bytes(),
+        Format::Html => html::render(report).into_bytes(),
     })
 }
 

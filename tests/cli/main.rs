@@ -12,6 +12,7 @@ mod formats;
 mod game;
 mod generate;
 mod grade;
+mod html;
 mod isolation;
 mod lint;
 mod reference;

@@ -454,6 +454,69 @@ impl Assignment for A48 {
         (lines, explain::draw(board))
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let function = A48Function::from_name(&case.function)?;
+        let input = input_of(case)?;
+        let board = &input.board;
+        let n = u64::from(board.squares());
+        // Enough moves to finish or repeat a square (see `finish_time`).
+        let walk_of = |step: u64, caption: String| {
+            let (moves, end) = a48::walk(board, step, n + 1);
+            let squares = std::iter::once(n)
+                .chain(moves.iter().map(|m| u64::from(m.to)))
+                .collect();
+            (crate::figure::Walk { caption, squares }, end)
+        };
+        let settled = |end: &a48::WalkEnd, who: &str| match end {
+            a48::WalkEnd::Finished { at_move } => {
+                Some((n, format!("{who} finishes here after {at_move} move(s)")))
+            }
+            a48::WalkEnd::Loops { square, .. } => Some((
+                u64::from(*square),
+                format!("{who} comes back here, so never finishes"),
+            )),
+            a48::WalkEnd::Truncated => None,
+        };
+        let (walks, wrong_at) = match (function, input.args.as_slice()) {
+            (A48Function::Willfinish, [step]) => {
+                let (walk, end) = walk_of(*step, format!("step size {step}"));
+                (vec![walk], settled(&end, "the player"))
+            }
+            (A48Function::Whowins, [s1, s2]) => {
+                let (w1, e1) = walk_of(*s1, format!("player 1, step size {s1}"));
+                let (w2, e2) = walk_of(*s2, format!("player 2, step size {s2}"));
+                let second = verdict.expected.as_deref().is_some_and(|e| e.contains('2'));
+                let at = if second {
+                    settled(&e2, "player 2")
+                } else {
+                    settled(&e1, "player 1")
+                };
+                (vec![w1, w2], at)
+            }
+            _ => {
+                // Structural answers name their first wrong node.
+                let node = verdict
+                    .detail
+                    .as_deref()
+                    .and_then(|d| d.split("first wrong node: node ").nth(1))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|q| q.parse::<u64>().ok());
+                (
+                    Vec::new(),
+                    node.map(|q| (q, "the first node that differs".to_owned())),
+                )
+            }
+        };
+        Some(crate::figure::Figure::Board(crate::figure::Board {
+            layout: crate::figure::Layout::Ring,
+            squares: n,
+            first: 1,
+            jumps: board.pairs(),
+            walks,
+            wrong_at,
+        }))
+    }
+
     fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
         match kind {
             VerdictKind::InvalidStructure => Some(

@@ -169,6 +169,40 @@ impl Assignment for Game {
         }
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let s = scenario(case)?;
+        let run = reference::run(&s);
+        let calls = run
+            .steps
+            .iter()
+            .map(|step| {
+                let result = match &step.result {
+                    Ok(v) => format!("returns {v}"),
+                    Err(e) => format!("raises ValueError: {e}"),
+                };
+                (step.call.to_string(), result)
+            })
+            .collect();
+        // The judge names the failing call as `call N of M` (1-based).
+        let failing = verdict
+            .detail
+            .as_deref()
+            .and_then(|d| d.split(", call ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1));
+        let state_before = failing
+            .and_then(|i| run.steps.get(i))
+            .map(|step| vec![reference::state_words(&step.before)])
+            .unwrap_or_default();
+        Some(crate::figure::Figure::Calls(crate::figure::Calls {
+            setting: s.construction_text(),
+            calls,
+            failing,
+            state_before,
+        }))
+    }
+
     fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
         match kind {
             VerdictKind::WrongAnswer => Some(
