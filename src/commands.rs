@@ -602,11 +602,14 @@ fn grade_parallel(
     Ok(out)
 }
 
-/// A progress bar on a terminal, plain lines otherwise (CI logs).
+/// A progress bar on a terminal, plain lines otherwise (CI logs). The
+/// bar's line also says how many students are full, partial and zero so
+/// far, and the most common mistake so far.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
     total: usize,
     count: AtomicUsize,
+    so_far: std::sync::Mutex<crate::grading::clusters::SoFar>,
 }
 
 impl Progress {
@@ -624,6 +627,7 @@ impl Progress {
             bar,
             total,
             count: AtomicUsize::new(0),
+            so_far: std::sync::Mutex::new(Default::default()),
         }
     }
 
@@ -637,7 +641,14 @@ impl Progress {
         );
         match &self.bar {
             Some(bar) => {
-                bar.set_message(line);
+                let so_far = match self.so_far.lock() {
+                    Ok(mut so_far) => {
+                        so_far.add(s);
+                        so_far.summary()
+                    }
+                    Err(_) => String::new(),
+                };
+                bar.set_message(format!("{so_far} | {line}"));
                 bar.inc(1);
             }
             None => eprintln!("[{n}/{}] {line}", self.total),

@@ -389,6 +389,57 @@ pub(crate) fn in_report_order(report: &Report, groups: &mut [Cluster]) {
     }
 }
 
+/// What a run has graded so far, for the progress bar: students with full
+/// marks, partial and zero, and the most common mistake (grouped by step 2's
+/// key only: re-runs wait for the end).
+#[derive(Debug, Default)]
+pub(crate) struct SoFar {
+    full: usize,
+    partial: usize,
+    zero: usize,
+    groups: BTreeMap<Key, (usize, Cluster)>,
+}
+
+impl SoFar {
+    pub(crate) fn add(&mut self, s: &StudentReport) {
+        if s.full_marks() {
+            self.full += 1;
+        } else if s.score <= 0.0 {
+            self.zero += 1;
+        } else {
+            self.partial += 1;
+        }
+        for (key, failure) in failures_of(s) {
+            self.groups.entry(key).or_insert((0, failure)).0 += 1;
+        }
+    }
+
+    /// `full 3, partial 5, zero 1; most common: 3 students: …` (the most
+    /// common once two students share it).
+    pub(crate) fn summary(&self) -> String {
+        let mut out = format!(
+            "full {}, partial {}, zero {}",
+            self.full, self.partial, self.zero
+        );
+        // The largest group, the first by key among equals, so the line
+        // does not flicker between ties.
+        let top = self
+            .groups
+            .values()
+            .fold(None::<&(usize, Cluster)>, |best, g| match best {
+                Some(b) if b.0 >= g.0 => Some(b),
+                _ => Some(g),
+            });
+        // A mistake of one student is not yet common.
+        if let Some((n, c)) = top.filter(|(n, _)| *n >= 2) {
+            let mut shown = c.clone();
+            shown.students = vec![String::new(); *n];
+            out.push_str(&format!("; most common: {}", one_line(&shown.line(), 100)));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,6 +514,57 @@ mod tests {
         answers.insert("b".into(), vec![None]);
         assert_eq!(merge(groups.clone(), &asks, &answers).len(), 2);
         assert_eq!(merge(groups, &asks, &Answers::new()).len(), 2);
+    }
+
+    #[test]
+    fn so_far_counts_full_partial_zero_and_the_largest_group() {
+        use crate::grading::{Failure, FunctionScore};
+        let student = |name: &str, score: f64, got: Option<&str>| {
+            let mut functions = BTreeMap::new();
+            functions.insert(
+                "whowins".to_owned(),
+                FunctionScore {
+                    passed: u32::from(got.is_none()),
+                    total: 1,
+                    points: score,
+                    max_points: 1.0,
+                    smallest_failure: got.map(|g| Failure {
+                        case_id: "whowins/r1".into(),
+                        label: String::new(),
+                        input: "board 3".into(),
+                        verdict: Verdict::wrong(VerdictKind::WrongAnswer, "1", g),
+                    }),
+                    counterexample: None,
+                    hint: None,
+                    notes: vec![],
+                },
+            );
+            StudentReport {
+                student: name.into(),
+                file: None,
+                score,
+                max_score: 1.0,
+                functions,
+                cases: vec![],
+                violations: vec![],
+                penalty: 0.0,
+                rule_checked: true,
+                warnings: vec![],
+                stdout: String::new(),
+                stderr: String::new(),
+            }
+        };
+        let mut so_far = SoFar::default();
+        assert_eq!(so_far.summary(), "full 0, partial 0, zero 0");
+        so_far.add(&student("a", 1.0, None));
+        so_far.add(&student("b", 0.0, Some("3")));
+        so_far.add(&student("c", 0.0, Some("2")));
+        assert_eq!(so_far.summary(), "full 1, partial 0, zero 2");
+        so_far.add(&student("d", 0.5, Some("2")));
+        assert_eq!(
+            so_far.summary(),
+            "full 1, partial 1, zero 2; most common: 2 students: `whowins` answers 2 on board 3, expected 1"
+        );
     }
 
     #[test]
