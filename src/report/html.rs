@@ -561,7 +561,7 @@ impl Places {
             }
             Layout::Boustrophedon { side } => {
                 let side = side.max(1) as usize;
-                let (cell, left) = (46.0, 64.0);
+                let (cell, left) = (46.0, 80.0);
                 let centres = (0..n)
                     .map(|i| {
                         let row = i / side;
