@@ -21,7 +21,16 @@ pub(crate) fn find(
     subs: &[Submission],
     jobs: usize,
 ) -> Vec<Cluster> {
-    let groups = clusters::initial(report);
+    let mut groups = clusters::initial(report);
+    // A group shown its smallest failing case (no counterexample) gets that
+    // case from the case file, so it can be re-run and drawn too.
+    for g in &mut groups {
+        if g.case.is_none()
+            && let Some(id) = &g.from_case
+        {
+            g.case = engine.case_file.cases.iter().find(|c| c.id == *id).cloned();
+        }
+    }
     let asks = clusters::cross_checks(&groups);
     let by_name: BTreeMap<&str, &Submission> =
         subs.iter().map(|s| (s.student.as_str(), s)).collect();

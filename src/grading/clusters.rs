@@ -161,13 +161,16 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
                     .map(str::to_owned),
                 Some(c.from_case.clone()),
             ),
+            // Without a counterexample (shrinking off or not possible), the
+            // smallest failing case stands for the board; its case is filled
+            // in from the case file where one is at hand (`mistakes::find`).
             (None, Some(f)) => (
                 &f.verdict,
                 f.input.clone(),
                 None,
                 f.case_id.clone(),
                 None,
-                None,
+                Some(f.case_id.clone()),
             ),
             (None, None) => continue,
         };
@@ -214,7 +217,7 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
                 detail: verdict.detail.clone(),
                 explanation: explanation.filter(|_| !whole_file),
                 hint: score.hint.clone(),
-                from_case,
+                from_case: from_case.filter(|_| !whole_file),
                 merged: 1,
             },
         ));

@@ -164,3 +164,59 @@ fn check_groups(assignment: &str, graded: &Graded) {
     assert!(graded.table.contains("Common mistakes"), "{}", graded.table);
     assert!(graded.table.contains("- 2 students: "), "{}", graded.table);
 }
+
+/// A correct a48 file whose `whowins` always answers `answer`.
+fn whowins_answers(answer: u8) -> String {
+    let correct =
+        std::fs::read_to_string(crate::submission("correct").join("salbLLfunctions.py")).unwrap();
+    format!("{correct}\n\ndef whowins(first, step1, step2):\n    return {answer}\n")
+}
+
+/// Two mistakes in one function and verdict (answers 2, answers 0) are
+/// put to each other's boards, and stay apart: each fails the other's board
+/// with its own answer, not the other's.
+#[test]
+fn different_answers_on_each_others_boards_stay_apart() {
+    let root = tempfile::tempdir().unwrap();
+    for (name, answer) in [("two", 2), ("two_twin", 2), ("zero", 0), ("zero_twin", 0)] {
+        let dir = root.path().join("subs").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("salbLLfunctions.py"), whowins_answers(answer)).unwrap();
+    }
+    let out = root.path().join("out");
+    let run = salgrade()
+        .args(["grade", "--cases", "1", "--out-dir"])
+        .arg(&out)
+        .arg(root.path().join("subs"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let groups: Vec<(Vec<&str>, &str, u64)> = report["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["students"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap())
+                    .collect(),
+                c["got"].as_str().unwrap(),
+                c["merged"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        vec![
+            (vec!["zero", "zero_twin"], "0", 1),
+            (vec!["two", "two_twin"], "2", 1)
+        ],
+        "{:#}",
+        report["clusters"]
+    );
+}
