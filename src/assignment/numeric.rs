@@ -231,7 +231,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
     fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
         let input = self.input(case)?;
         let mut board = self.0.board(&input);
-        board.wrong_at = wrong_square(&board, self.0.answer(&input), verdict);
+        // Only an answer can part from the reference at a square.
+        if verdict.kind == VerdictKind::WrongAnswer {
+            board.wrong_at = wrong_square(&board, self.0.answer(&input), verdict);
+        }
         Some(crate::figure::Figure::Board(board))
     }
 

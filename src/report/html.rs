@@ -585,19 +585,21 @@ impl Places {
             Layout::Line => {
                 let per_row = 10usize;
                 let rows = n.div_ceil(per_row).max(1);
-                let (cell, gap) = (46.0, 30.0);
+                // Rows far enough apart for an arc (which peaks at half its
+                // bow) to pass over or under a row of squares.
+                let (cell, gap) = (46.0, MAX_BOW);
                 let centres = (0..n)
                     .map(|i| {
                         (
                             10.0 + cell * (i % per_row) as f64 + cell / 2.0,
-                            20.0 + (cell + gap) * (i / per_row) as f64 + cell / 2.0,
+                            MAX_BOW / 2.0 + 10.0 + (cell + gap) * (i / per_row) as f64 + cell / 2.0,
                         )
                     })
                     .collect();
                 Places {
                     centres,
                     width: 20.0 + cell * n.min(per_row) as f64,
-                    height: 20.0 + (cell + gap) * rows as f64,
+                    height: MAX_BOW / 2.0 + 10.0 + (cell + gap) * rows as f64,
                     radius: 15.0,
                 }
             }
@@ -773,6 +775,9 @@ fn board_svg(out: &mut String, b: &Board) {
     out.push_str("</svg>\n");
 }
 
+/// The most an arc bows sideways, in px (a margin of the pictures).
+const MAX_BOW: f64 = 48.0;
+
 /// A curved path from circle `a` to circle `z`, leaving and arriving at
 /// their edges, bowed sideways by `bow` of the distance.
 fn curve(a: (f64, f64), z: (f64, f64), radius: f64, bow: f64) -> String {
@@ -782,7 +787,9 @@ fn curve(a: (f64, f64), z: (f64, f64), radius: f64, bow: f64) -> String {
     let start = (a.0 + ux * radius, a.1 + uy * radius);
     let end = (z.0 - ux * (radius + 1.0), z.1 - uy * (radius + 1.0));
     let mid = ((a.0 + z.0) / 2.0, (a.1 + z.1) / 2.0);
-    let control = (mid.0 - uy * len * bow, mid.1 + ux * len * bow);
+    // Bowed at most `MAX_BOW` px, so a long arc stays inside the picture.
+    let off = (len * bow).clamp(-MAX_BOW, MAX_BOW);
+    let control = (mid.0 - uy * off, mid.1 + ux * off);
     format!(
         "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
         start.0, start.1, control.0, control.1, end.0, end.1

@@ -477,7 +477,7 @@ impl Assignment for A48 {
             )),
             a48::WalkEnd::Truncated => None,
         };
-        let (walks, wrong_at) = match (function, input.args.as_slice()) {
+        let (walks, mut wrong_at) = match (function, input.args.as_slice()) {
             (A48Function::Willfinish, [step]) => {
                 let (walk, end) = walk_of(*step, format!("step size {step}"));
                 (vec![walk], settled(&end, "the player"))
@@ -507,6 +507,14 @@ impl Assignment for A48 {
                 )
             }
         };
+        // Only an answer (or a returned list) can part from the reference
+        // at a square; a crash or a timeout has none.
+        if !matches!(
+            verdict.kind,
+            VerdictKind::WrongAnswer | VerdictKind::InvalidStructure
+        ) {
+            wrong_at = None;
+        }
         Some(crate::figure::Figure::Board(crate::figure::Board {
             layout: crate::figure::Layout::Ring,
             squares: n,
