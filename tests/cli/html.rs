@@ -244,9 +244,36 @@ fn chromium_renders_the_cohort_page_with_every_failure_drawn() {
         "console: {:#?}",
         rendered.console
     );
+    sorting_works(&browser, &graded.html, scratch.path());
     let png = std::fs::read(&rendered.screenshot).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000);
     if let Some(keep) = std::env::var_os("SALGRADE_KEEP_SCREENSHOT") {
         std::fs::copy(&rendered.screenshot, keep).unwrap();
     }
+}
+
+/// Clicking the `total` header (by a script the page's nonce allows, run
+/// after the page's own) puts the zero scores first.
+fn sorting_works(browser: &Path, page: &Path, scratch: &Path) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let nonce = html
+        .split("<script nonce=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    let click = format!(
+        "<script nonce=\"{nonce}\">var b = document.querySelectorAll('#score-table th button'); b[b.length - 1].click();</script>\n</body>"
+    );
+    let clicked = scratch.join("clicked.html");
+    std::fs::write(&clicked, html.replace("</body>", &click)).unwrap();
+    let dom = render(browser, &clicked, &scratch.join("click")).dom;
+    let table = dom
+        .split("id=\"score-table\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</table>").next())
+        .unwrap();
+    let last_zero = table.rfind("<tr class=\"zero\"").unwrap();
+    let first_full = table.find("<tr class=\"full\"").unwrap();
+    assert!(last_zero < first_full, "not sorted by total: {table}");
 }
