@@ -291,6 +291,46 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_count_is_ringed_where_it_parts_from_the_walk() {
+        use crate::assignment::min_throws::MinThrows;
+        use crate::figure::{Figure, Layout};
+        let a = Numeric(MinThrows);
+        // Cells 0..=8, a ladder 1->7: the shortest walk is 0 -> 7 -> 8.
+        let case = Case {
+            id: "t".into(),
+            function: "get_min_dice_throws".into(),
+            label: String::new(),
+            input: serde_json::json!({"move": [-1, 7, -1, -1, -1, -1, -1, -1, -1]}),
+            expected: serde_json::json!({"answer": 2}),
+        };
+        let ring = |got: &str| {
+            let verdict = Verdict::wrong(VerdictKind::WrongAnswer, "2", got);
+            match a.figure(&case, &verdict) {
+                Some(Figure::Board(b)) => {
+                    assert_eq!(b.layout, Layout::Line);
+                    assert_eq!((b.squares, b.first), (9, 0));
+                    assert_eq!(b.walks[0].squares, vec![0, 7, 8]);
+                    assert_eq!(b.jumps, vec![(1, 7)]);
+                    b.wrong_at.map(|(q, _)| q)
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        // Too few throws stop where that many reach; too many, or -1, miss
+        // the last cell.
+        assert_eq!(ring("1"), Some(7));
+        assert_eq!(ring("0"), Some(0));
+        assert_eq!(ring("3"), Some(8));
+        assert_eq!(ring("-1"), Some(8));
+        // A timeout parts nowhere.
+        let timeout = Verdict::new(VerdictKind::Timeout);
+        assert!(matches!(
+            a.figure(&case, &timeout),
+            Some(Figure::Board(b)) if b.wrong_at.is_none()
+        ));
+    }
+
+    #[test]
     fn an_int_answer_must_be_an_int_and_equal() {
         assert!(judge_int(4, &value("int", 4.into())).passed());
         let v = judge_int(-1, &value("int", 3.into()));

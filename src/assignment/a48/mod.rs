@@ -585,3 +585,66 @@ fn reading(options: &Options) -> a48::Reading {
         .map(|o| o.reading)
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::{Figure, Layout};
+
+    fn case(function: A48Function, squares: u64, snadders: &[(u64, u64)], args: &[u64]) -> Case {
+        let input = A48Input {
+            board: Board::new(squares, snadders).unwrap(),
+            args: args.to_vec(),
+        };
+        a48_case(
+            "t".into(),
+            String::new(),
+            function,
+            input,
+            a48::Reading::Either,
+        )
+        .unwrap()
+    }
+
+    fn board(figure: Option<Figure>) -> crate::figure::Board {
+        match figure {
+            Some(Figure::Board(b)) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn willfinish_draws_the_walk_on_the_ring_and_rings_where_it_settles() {
+        // 4 squares, a snake 2->1, step 2: 4 -> 2 (snake to 1) -> 3 -> 1, a loop.
+        let c = case(A48Function::Willfinish, 4, &[(2, 1)], &[2]);
+        let wrong = Verdict::wrong(VerdictKind::WrongAnswer, "False", "True");
+        let b = board(A48.figure(&c, &wrong));
+        assert_eq!(b.layout, Layout::Ring);
+        assert_eq!((b.squares, b.first), (4, 1));
+        assert_eq!(b.jumps, vec![(2, 1)]);
+        assert_eq!(b.walks.len(), 1);
+        assert_eq!(b.walks[0].squares, vec![4, 1, 3, 1]);
+        let (square, why) = b.wrong_at.unwrap();
+        assert_eq!(square, 1);
+        assert!(why.contains("never finishes"), "{why}");
+        let timeout = Verdict::new(VerdictKind::Timeout);
+        assert!(board(A48.figure(&c, &timeout)).wrong_at.is_none());
+    }
+
+    #[test]
+    fn whowins_draws_both_walks_and_a_list_its_first_wrong_node() {
+        let c = case(A48Function::Whowins, 2, &[], &[2, 1]);
+        let wrong = Verdict::wrong(VerdictKind::WrongAnswer, "1", "2");
+        let b = board(A48.figure(&c, &wrong));
+        assert_eq!(b.walks.len(), 2);
+        assert_eq!(b.wrong_at.map(|(q, _)| q), Some(2));
+        let c = case(A48Function::Dualboard, 3, &[(1, 2)], &[]);
+        let wrong = Verdict {
+            detail: Some("first wrong node: node 2 should have a snadder to square 1".into()),
+            ..Verdict::new(VerdictKind::InvalidStructure)
+        };
+        let b = board(A48.figure(&c, &wrong));
+        assert!(b.walks.is_empty());
+        assert_eq!(b.wrong_at.map(|(q, _)| q), Some(2));
+    }
+}

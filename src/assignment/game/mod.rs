@@ -250,3 +250,41 @@ impl Assignment for Game {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::Figure;
+
+    #[test]
+    fn the_figure_is_the_calls_with_the_failing_one_and_the_state_before_it() {
+        let case: Case = serde_json::from_value(serde_json::json!({
+            "id": "edge/no-chain-1~shrunk",
+            "function": "move",
+            "input": {"size": 30, "jumps": [[5, 29], [29, 30]], "players": 1, "finish": "bounce",
+                      "calls": [{"call": "move", "args": [1, 3]}, {"call": "move", "args": [1, 1]}]},
+            "expected": {"construct": "ok", "calls": [{"returns": 4}, {"returns": 29}],
+                         "after": [{"positions": [4], "winner": 0}, {"positions": [29], "winner": 0}]}
+        }))
+        .unwrap();
+        let verdict = Verdict {
+            detail: Some(
+                "move(1, 1), call 2 of 2 (before it: player 1 on 4; no winner): should return 29, but returned 30".into(),
+            ),
+            ..Verdict::wrong(VerdictKind::WrongAnswer, "29", "30")
+        };
+        let Some(Figure::Calls(calls)) = Game.figure(&case, &verdict) else {
+            panic!("the game's figure is its calls");
+        };
+        assert_eq!(calls.calls.len(), 2);
+        assert_eq!(
+            calls.calls[1],
+            ("move(1, 1)".to_owned(), "returns 29".to_owned())
+        );
+        assert_eq!(calls.failing, Some(1));
+        assert_eq!(
+            calls.state_before,
+            vec!["player 1 on 4; no winner".to_owned()]
+        );
+    }
+}
