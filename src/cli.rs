@@ -230,7 +230,7 @@ pub(crate) struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ClustersArgs {
-    /// The `report.json` that `grade --out-dir` (default `salgrade-out`) or `merge` wrote.
+    /// The `report.json` that `grade` wrote in its `--out-dir` (default `salgrade-out`), or `merge --format json` wrote.
     #[arg(value_name = "REPORT")]
     pub report: PathBuf,
 }
