@@ -571,6 +571,37 @@ mod tests {
     }
 
     #[test]
+    fn shards_groups_join_on_function_verdict_board_and_answer() {
+        let mine = vec![
+            group("whowins", "2", 3, &["a"]),
+            group("whowins", "2", 4, &["b"]),
+        ];
+        let theirs = vec![
+            group("whowins", "2", 3, &["c", "d"]),
+            group("whowins", "0", 3, &["e"]),
+        ];
+        let combined = combine(mine, theirs);
+        let seen: Vec<(Vec<&str>, Option<&str>)> = combined
+            .iter()
+            .map(|g| {
+                (
+                    g.students.iter().map(String::as_str).collect(),
+                    g.got.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (vec!["a", "c", "d"], Some("2")),
+                (vec!["e"], Some("0")),
+                (vec!["b"], Some("2")),
+            ]
+        );
+        assert_eq!(combined[0].merged, 2);
+    }
+
+    #[test]
     fn the_line_names_size_function_answer_board_and_reason() {
         let g = group("whowins", "2", 3, &["a", "b", "c"]);
         assert_eq!(

@@ -478,6 +478,20 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
         if let Some(h) = &f.hint {
             let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
         }
+        // The common mistake this failure is part of, when others share it.
+        let shared = report.clusters.iter().position(|c| {
+            c.students.len() > 1
+                && c.students.contains(&s.student)
+                && (c.function == **name || c.function.is_empty())
+        });
+        if let Some(at) = shared {
+            let _ = writeln!(
+                out,
+                "<dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd>",
+                at + 1,
+                report.clusters[at].students.len()
+            );
+        }
         out.push_str("</dl>\n");
         if let Some(c) = &f.counterexample {
             figure(out, report, &c.case, &c.verdict);

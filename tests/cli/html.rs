@@ -239,6 +239,8 @@ fn chromium_renders_the_cohort_page_with_every_failure_drawn() {
     assert_eq!(drawn_for_students + undrawn, shrunk, "{dom}");
     assert!(undrawn <= 4, "{undrawn} boards too large to draw");
     assert!(dom.contains("<svg class=\"histogram\""));
+    // Each twin's failure links to the mistake it shares.
+    assert!(dom.matches("<dt>shared</dt>").count() >= 2 * groups);
     assert!(
         rendered.console.is_empty(),
         "console: {:#?}",
