@@ -258,17 +258,21 @@ fn ordered(mut groups: Vec<Cluster>) -> Vec<Cluster> {
 pub(crate) type Asks = BTreeMap<String, Vec<usize>>;
 
 /// Pairs of groups that may share a mistake: same function and verdict
-/// class, both with a board.
+/// class, each with a board, the boards different. (Two groups on one
+/// board differ in the answer given there, which is why they are two: no
+/// re-run can show them alike.)
 fn candidate_pairs(groups: &[Cluster]) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     for i in 0..groups.len() {
         for j in i + 1..groups.len() {
             let (a, b) = (&groups[i], &groups[j]);
+            let (Some(x), Some(y)) = (&a.case, &b.case) else {
+                continue;
+            };
             if a.function == b.function
                 && a.verdict == b.verdict
-                && a.case.is_some()
-                && b.case.is_some()
                 && !a.function.is_empty()
+                && x.input != y.input
             {
                 pairs.push((i, j));
             }
@@ -503,6 +507,16 @@ mod tests {
         assert_eq!(sizes, vec![(3, "board 3"), (1, "board 5"), (1, "board 3")]);
         assert_eq!(merged[0].merged, 2);
         assert_eq!(merged[0].students, vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn groups_on_one_board_are_not_put_to_each_other() {
+        let groups = vec![
+            group("whowins", "2", 3, &["a"]),
+            group("whowins", "0", 3, &["b"]),
+        ];
+        assert!(cross_checks(&groups).is_empty());
+        assert_eq!(merge(groups, &Asks::new(), &Answers::new()).len(), 2);
     }
 
     #[test]

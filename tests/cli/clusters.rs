@@ -220,3 +220,55 @@ fn different_answers_on_each_others_boards_stay_apart() {
         report["clusters"]
     );
 }
+
+/// A narrower bug is put to the wider one's board and stays apart: `always`
+/// answers 2 everywhere; `unequal` answers 2 only when the step sizes
+/// differ, so its minimal board is another, which `always` fails alike, but
+/// `unequal` passes `always`'s board.
+#[test]
+fn a_narrower_bug_on_another_board_stays_apart() {
+    let correct =
+        std::fs::read_to_string(crate::submission("correct").join("salbLLfunctions.py")).unwrap();
+    let unequal = format!(
+        "{correct}\n\n_whowins = whowins\n\ndef whowins(first, step1, step2):\n    return 2 if step1 != step2 else _whowins(first, step1, step2)\n"
+    );
+    let root = tempfile::tempdir().unwrap();
+    for (name, source) in [
+        ("always", whowins_answers(2)),
+        ("always_twin", whowins_answers(2)),
+        ("unequal", unequal),
+    ] {
+        let dir = root.path().join("subs").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("salbLLfunctions.py"), source).unwrap();
+    }
+    let out = root.path().join("out");
+    let run = salgrade()
+        .args(["grade", "--cases", "1", "--out-dir"])
+        .arg(&out)
+        .arg(root.path().join("subs"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let clusters = report["clusters"].as_array().unwrap();
+    let members: Vec<Vec<&str>> = clusters
+        .iter()
+        .map(|c| {
+            c["students"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        members,
+        vec![vec!["always", "always_twin"], vec!["unequal"]],
+        "{clusters:#?}"
+    );
+    // Two boards, so the groups were put to each other.
+    assert_ne!(clusters[0]["case"]["input"], clusters[1]["case"]["input"]);
+}
