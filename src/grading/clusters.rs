@@ -12,7 +12,8 @@
 //!    given form a group ([`initial`]).
 //! 3. Shrinking can land two students with the same bug on different but
 //!    equally small boards. So, within a function and verdict class, each
-//!    group's board is put to every member of the other groups; two groups
+//!    group's board is put to every member of the other groups on another
+//!    board (groups on one board differ in the answer given there); two groups
 //!    merge when each one's members fail the other's board exactly as the
 //!    other's members do (same verdict class and same answer). Merging is
 //!    transitive. A student is asked at most [`MAX_BOARDS_PER_STUDENT`]
