@@ -722,10 +722,11 @@ fn board_svg(out: &mut String, b: &Board) {
                 continue;
             };
             if a == z {
-                // A move that ends where it began: a loop over the square.
+                // A move that ends where it began: a loop over the square
+                // (drawn right to left, counter-clockwise, so it bulges up).
                 let r = p.radius;
                 d.push_str(&format!(
-                    "M{:.1},{:.1} a{:.1},{:.1} 0 1 1 {:.1},0 ",
+                    "M{:.1},{:.1} a{:.1},{:.1} 0 1 0 {:.1},0 ",
                     a.0 + r * 0.7 + offset,
                     a.1 - r * 0.7,
                     r * 0.8,
