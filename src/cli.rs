@@ -39,6 +39,11 @@ pub(crate) enum Command {
         after_help = "Example:\n  salgrade merge shard-1/report.json shard-2/report.json shard-3/report.json --format csv -o grades.csv\n\nReports graded with different assignments, seeds, cases, options, rubrics, limits or salgrade versions are refused, as is a student in two reports. Exits 0 when every student has full marks, 1 otherwise."
     )]
     Merge(MergeArgs),
+    /// List every common mistake of a graded cohort, largest first, from its `report.json`.
+    #[command(
+        after_help = "Example:\n  salgrade clusters out/report.json\n\nEach group is the students whose function failed the same minimal board with the same answer; `grade` shows the five largest under its table."
+    )]
+    Clusters(ClustersArgs),
     /// Self-check one file with the public cases, as a student before the deadline.
     #[command(
         after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook."
@@ -230,6 +235,13 @@ pub(crate) struct MergeArgs {
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClustersArgs {
+    /// The `report.json` that `grade` wrote in its `--out-dir` (default `salgrade-out`), or `merge --format json` wrote.
+    #[arg(value_name = "REPORT")]
+    pub report: PathBuf,
 }
 
 #[derive(Debug, Args)]

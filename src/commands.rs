@@ -14,8 +14,8 @@ use salgrade_reference::{CaseFile, Options};
 
 use crate::assignment::{self, Assignment};
 use crate::cli::{
-    AssignmentArg, CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat,
-    MergeArgs, RefArgs, RunArgs, SandboxArgs,
+    AssignmentArg, CaseArgs, CheckArgs, ClustersArgs, GenArgs, GradeArgs, InitArgs, LintArgs,
+    LintFormat, MergeArgs, RefArgs, RunArgs, SandboxArgs,
 };
 use crate::discover::{self, Submission};
 use crate::engine::{self, DeadlinePolicy, Engine};
@@ -252,6 +252,7 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .map(|r| r.summary.to_owned()),
         warnings: Vec::new(),
         students,
+        clusters: Vec::new(),
     }
 }
 
@@ -490,6 +491,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .filter_map(|s| done.remove(&s.student))
         .collect();
     let mut report = report_of(&engine, students);
+    report.clusters = crate::mistakes::find(&engine, &report, &subs, jobs);
     report.shard = args.shard;
     report.settings = Some(settings_of(&engine, &args.run)?);
     coverage::only_tested(&mut report, &untested);
@@ -516,6 +518,18 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
 }
 
+/// A `report.json` written by `grade --out-dir`.
+fn read_report(path: &Path) -> anyhow::Result<Report> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read report `{}`", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
+            path.display()
+        )
+    })
+}
+
 /// `salgrade merge`: shard reports read, checked against each other and
 /// combined into one report in the format asked for.
 pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
@@ -523,14 +537,7 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
     let output = Output::open(args.output.as_deref())?;
     let mut reports = Vec::new();
     for path in &args.reports {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read report `{}`", path.display()))?;
-        let report: Report = serde_json::from_slice(&bytes).with_context(|| {
-            format!(
-                "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
-                path.display()
-            )
-        })?;
+        let report = read_report(path)?;
         reports.push((path.display().to_string(), report));
     }
     let merged = report::merge::merge(reports)?;
@@ -684,11 +691,14 @@ fn grade_parallel(
     Ok(out)
 }
 
-/// A progress bar on a terminal, plain lines otherwise (CI logs).
+/// A progress bar on a terminal, plain lines otherwise (CI logs). The
+/// bar's line also says how many students are full, partial and zero so
+/// far, and the most common mistake so far.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
     total: usize,
     count: AtomicUsize,
+    so_far: std::sync::Mutex<crate::grading::clusters::SoFar>,
 }
 
 impl Progress {
@@ -706,6 +716,7 @@ impl Progress {
             bar,
             total,
             count: AtomicUsize::new(0),
+            so_far: std::sync::Mutex::new(Default::default()),
         }
     }
 
@@ -719,7 +730,14 @@ impl Progress {
         );
         match &self.bar {
             Some(bar) => {
-                bar.set_message(line);
+                let so_far = match self.so_far.lock() {
+                    Ok(mut so_far) => {
+                        so_far.add(s);
+                        so_far.summary()
+                    }
+                    Err(_) => String::new(),
+                };
+                bar.set_message(format!("{so_far} | {line}"));
                 bar.inc(1);
             }
             None => eprintln!("[{n}/{}] {line}", self.total),
@@ -799,6 +817,13 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     });
     Output::Stdout.write(text.as_bytes())?;
     Ok(if full { SUCCESS } else { SOME_FAILED })
+}
+
+/// `salgrade clusters`: every common mistake in a `report.json`.
+pub(crate) fn clusters(args: ClustersArgs) -> anyhow::Result<u8> {
+    let report = read_report(&args.report)?;
+    Output::Stdout.write(report::clusters::render(&report).as_bytes())?;
+    Ok(SUCCESS)
 }
 
 pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {

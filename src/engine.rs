@@ -363,6 +363,44 @@ impl Engine {
         found
     }
 
+    /// Runs `boards` (shrunk cases, each with the id of the graded case it
+    /// came from, whose deadline it gets) on one student's file and judges
+    /// each; `None` where the run could not be made. Never scored: this is
+    /// how common mistakes are compared (see `grading::clusters`).
+    pub(crate) fn rerun(
+        &self,
+        sub: &Submission,
+        slot: usize,
+        boards: &[(&Case, &str)],
+    ) -> Vec<Option<Verdict>> {
+        let none = || vec![None; boards.len()];
+        let (Some(file), None) = (&sub.file, &sub.problem) else {
+            return none();
+        };
+        let Some(calibrated) = language_of(file).and_then(|l| self.languages.get(&l)) else {
+            return none();
+        };
+        let Ok(source) = std::fs::read(file) else {
+            return none();
+        };
+        let Ok(mut runner) =
+            runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot, None)
+        else {
+            return none();
+        };
+        let cases = &self.case_file.cases;
+        let verdicts = boards
+            .iter()
+            .map(|(case, from)| {
+                let i = cases.iter().position(|c| c.id == *from)?;
+                let outcome = runner.run(case, calibrated.deadlines[i]).ok()?;
+                Some(judge::judge(self.assignment, case, &outcome))
+            })
+            .collect();
+        drop(runner.finish());
+        verdicts
+    }
+
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
     pub(crate) fn grade(

@@ -18,8 +18,10 @@ mod cli;
 mod commands;
 mod discover;
 mod engine;
+mod figure;
 mod grading;
 mod journal;
+mod mistakes;
 mod outcome;
 mod output;
 mod report;
@@ -53,6 +55,7 @@ pub fn run() -> ExitCode {
         cli::Command::Grade(a) => commands::grade(a),
         cli::Command::Merge(a) => commands::merge(a),
         cli::Command::Check(a) => commands::check(a),
+        cli::Command::Clusters(a) => commands::clusters(a),
         cli::Command::Lint(a) => commands::lint(a),
         cli::Command::Gen(a) => commands::generate(a),
         cli::Command::Ref(a) => commands::reference(a),

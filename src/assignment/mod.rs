@@ -138,6 +138,12 @@ pub(crate) trait Assignment: Sync {
     /// What the reference does on `case`, in lines of words, and the input
     /// drawn as text when it is small enough.
     fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>);
+    /// The case drawn for the HTML report: the board with the reference's
+    /// walk and the square where `verdict`'s answer parts from it, or the
+    /// scenario's calls. `None` where there is nothing to draw.
+    fn figure(&self, _case: &Case, _verdict: &Verdict) -> Option<crate::figure::Figure> {
+        None
+    }
     /// This assignment's words for a verdict class, where the general ones
     /// would be vague.
     fn hint(&self, _kind: VerdictKind) -> Option<&'static str> {

@@ -1,6 +1,7 @@
 //! Grading: pure functions from raw outcomes to verdicts, per-function
 //! tallies and points under a rubric. No processes, no files.
 
+pub(crate) mod clusters;
 pub(crate) mod judge;
 pub(crate) mod lint;
 pub(crate) mod rubric;

@@ -70,6 +70,7 @@ pub(crate) fn render(report: &Report) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    out.push_str(&super::top_mistakes(report));
     let warnings = all_warnings(report);
     if !warnings.is_empty() {
         out.push_str("\nWarnings:\n");

@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod clusters;
 mod consumers;
 mod cxx;
 mod fairness;
@@ -12,6 +13,7 @@ mod formats;
 mod game;
 mod generate;
 mod grade;
+mod html;
 mod isolation;
 mod lint;
 mod reference;

@@ -169,6 +169,40 @@ impl Assignment for Game {
         }
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let s = scenario(case)?;
+        let run = reference::run(&s);
+        let calls = run
+            .steps
+            .iter()
+            .map(|step| {
+                let result = match &step.result {
+                    Ok(v) => format!("returns {v}"),
+                    Err(e) => format!("raises ValueError: {e}"),
+                };
+                (step.call.to_string(), result)
+            })
+            .collect();
+        // The judge names the failing call as `call N of M` (1-based).
+        let failing = verdict
+            .detail
+            .as_deref()
+            .and_then(|d| d.split(", call ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1));
+        let state_before = failing
+            .and_then(|i| run.steps.get(i))
+            .map(|step| vec![reference::state_words(&step.before)])
+            .unwrap_or_default();
+        Some(crate::figure::Figure::Calls(crate::figure::Calls {
+            setting: s.construction_text(),
+            calls,
+            failing,
+            state_before,
+        }))
+    }
+
     fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
         match kind {
             VerdictKind::WrongAnswer => Some(
@@ -214,5 +248,43 @@ impl Assignment for Game {
             "draw" => reference::draw(&s).ok_or("the board is too large to draw")?,
             other => return Err(format!("`game` has no question `{other}`")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::Figure;
+
+    #[test]
+    fn the_figure_is_the_calls_with_the_failing_one_and_the_state_before_it() {
+        let case: Case = serde_json::from_value(serde_json::json!({
+            "id": "edge/no-chain-1~shrunk",
+            "function": "move",
+            "input": {"size": 30, "jumps": [[5, 29], [29, 30]], "players": 1, "finish": "bounce",
+                      "calls": [{"call": "move", "args": [1, 3]}, {"call": "move", "args": [1, 1]}]},
+            "expected": {"construct": "ok", "calls": [{"returns": 4}, {"returns": 29}],
+                         "after": [{"positions": [4], "winner": 0}, {"positions": [29], "winner": 0}]}
+        }))
+        .unwrap();
+        let verdict = Verdict {
+            detail: Some(
+                "move(1, 1), call 2 of 2 (before it: player 1 on 4; no winner): should return 29, but returned 30".into(),
+            ),
+            ..Verdict::wrong(VerdictKind::WrongAnswer, "29", "30")
+        };
+        let Some(Figure::Calls(calls)) = Game.figure(&case, &verdict) else {
+            panic!("the game's figure is its calls");
+        };
+        assert_eq!(calls.calls.len(), 2);
+        assert_eq!(
+            calls.calls[1],
+            ("move(1, 1)".to_owned(), "returns 29".to_owned())
+        );
+        assert_eq!(calls.failing, Some(1));
+        assert_eq!(
+            calls.state_before,
+            vec!["player 1 on 4; no winner".to_owned()]
+        );
     }
 }

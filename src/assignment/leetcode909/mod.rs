@@ -88,6 +88,32 @@ impl IntProblem for LeetCode909 {
         reference::draw(input)
     }
 
+    fn board(&self, input: &Input) -> crate::figure::Board {
+        let walks = reference::shortest_path(input)
+            .map(|steps| crate::figure::Walk {
+                caption: "a shortest walk".to_owned(),
+                squares: std::iter::once(1)
+                    .chain(steps.iter().map(|s| u64::from(s.to)))
+                    .collect(),
+            })
+            .into_iter()
+            .collect();
+        crate::figure::Board {
+            layout: crate::figure::Layout::Boustrophedon {
+                side: input.n() as u64,
+            },
+            squares: u64::from(input.last()),
+            first: 1,
+            jumps: input
+                .jumps()
+                .into_iter()
+                .map(|(a, b)| (u64::from(a), u64::from(b)))
+                .collect(),
+            walks,
+            wrong_at: None,
+        }
+    }
+
     fn signature(&self) -> &'static str {
         "`class Solution` with Python `def snakesAndLadders(self, board)`, C++ `public: int snakesAndLadders(vector<vector<int>>& board)`"
     }

@@ -91,6 +91,30 @@ impl IntProblem for MinThrows {
         reference::draw(input)
     }
 
+    fn board(&self, input: &Input) -> crate::figure::Board {
+        let walks = reference::shortest_path(input)
+            .map(|steps| crate::figure::Walk {
+                caption: "a shortest walk".to_owned(),
+                squares: std::iter::once(0)
+                    .chain(steps.iter().map(|s| u64::from(s.to)))
+                    .collect(),
+            })
+            .into_iter()
+            .collect();
+        crate::figure::Board {
+            layout: crate::figure::Layout::Line,
+            squares: input.len() as u64,
+            first: 0,
+            jumps: input
+                .jumps()
+                .into_iter()
+                .map(|(a, b)| (u64::from(a), u64::from(b)))
+                .collect(),
+            walks,
+            wrong_at: None,
+        }
+    }
+
     fn signature(&self) -> &'static str {
         "Python `def get_min_dice_throws(move, n)` (or `getMinDiceThrows`); C++ `int get_min_dice_throws(int move[], int N)` (or `getMinDiceThrows`), not `static`"
     }
