@@ -54,6 +54,11 @@ pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/leetcode909/solut
 
 /// The model solution in C++ (the same algorithm), for C++ submissions.
 pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/leetcode909/solution.cpp");
+/// The slowest acceptable Python solution: deadlines are a multiple of its
+/// CPU time, so every solution at least this good passes.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/leetcode909/naive/solution.py");
+/// The slowest acceptable C++ solution (see [`NAIVE_SOLUTION_PY`]).
+pub const NAIVE_SOLUTION_CPP: &str = include_str!("../../cpp/leetcode909/naive/solution.cpp");
 
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {

@@ -52,6 +52,11 @@ pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/min_throws/min_th
 
 /// The model solution in C++ (the same algorithm), for C++ submissions.
 pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/min_throws/min_throws.cpp");
+/// The slowest acceptable Python solution: deadlines are a multiple of its
+/// CPU time, so every solution at least this good passes.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/min_throws/naive/min_throws.py");
+/// The slowest acceptable C++ solution (see [`NAIVE_SOLUTION_PY`]).
+pub const NAIVE_SOLUTION_CPP: &str = include_str!("../../cpp/min_throws/naive/min_throws.cpp");
 
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {
