@@ -13,6 +13,7 @@ mod generate;
 mod grade;
 mod isolation;
 mod lint;
+mod mutants;
 mod reference;
 mod safety;
 mod shard;
