@@ -137,8 +137,10 @@ pub(crate) struct RunArgs {
     /// A case's CPU deadline is at least this many times the model solution's CPU time on it (default 25).
     #[arg(long, value_name = "X", default_value_t = 25.0)]
     pub timeout_multiplier: f64,
-    /// The deadline for building a C++ submission, in milliseconds (default 30000).
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    /// The wall-time backstop for building a C++ submission, in milliseconds (default
+    /// 300000): a build's budget is 60 s of CPU time per compiler process, and a build out
+    /// of either is tried once more.
+    #[arg(long, value_name = "MS", default_value_t = 300_000)]
     pub build_timeout_ms: u64,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
