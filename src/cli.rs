@@ -133,7 +133,7 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     /// The least CPU time a case gets, in milliseconds, 10 or more (default 50): a case's
-    /// deadline is the student process's CPU time, which a loaded machine does not inflate.
+    /// deadline is the student process's CPU time, at least 10x the naive solution's.
     #[arg(long, value_name = "MS", default_value_t = 50,
         value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub timeout_floor_ms: u64,
@@ -142,11 +142,13 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(50..=3_600_000))]
     pub wall_floor_ms: u64,
-    /// A case's CPU deadline is this many times the model solution's CPU time on it, if above the floor (default 25).
+    /// A case's CPU deadline is at least this many times the model solution's CPU time on it (default 25).
     #[arg(long, value_name = "X", default_value_t = 25.0)]
     pub timeout_multiplier: f64,
-    /// The deadline for building a C++ submission, in milliseconds (default 30000).
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    /// The wall-time backstop for building a C++ submission, in milliseconds (default
+    /// 300000): a build's budget is 60 s of CPU time per compiler process, and a build out
+    /// of either is tried once more.
+    #[arg(long, value_name = "MS", default_value_t = 300_000)]
     pub build_timeout_ms: u64,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,

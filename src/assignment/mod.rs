@@ -102,6 +102,11 @@ pub(crate) trait Assignment: Sync {
     fn harness(&self, language: Language) -> Option<Harness>;
     /// A solution in `language` that must pass every case.
     fn model_solution(&self, language: Language) -> Option<&'static str>;
+    /// The slowest solution in `language` the assignment accepts (the shape
+    /// students write: one node a step, `list.pop(0)`, replaying moves). It
+    /// must pass every case; calibration sets each case's deadline to a
+    /// multiple of its CPU time there (see `engine.rs`).
+    fn naive_solution(&self, language: Language) -> Option<&'static str>;
     /// The options this assignment takes, for `salgrade assignments`.
     fn option_help(&self) -> Option<&'static str> {
         None

@@ -23,6 +23,7 @@ pub(crate) trait IntProblem: Sync {
     fn definition_markers(&self) -> Vec<String>;
     fn harness(&self, language: Language) -> Option<Harness>;
     fn model_solution(&self, language: Language) -> Option<&'static str>;
+    fn naive_solution(&self, language: Language) -> Option<&'static str>;
     fn parse(&self, input: &serde_json::Value) -> Result<Self::Input, String>;
     fn answer(&self, input: &Self::Input) -> i64;
     fn generate(&self, seed: u64, random: usize) -> Vec<Case>;
@@ -137,6 +138,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
         self.0.model_solution(language)
+    }
+
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        self.0.naive_solution(language)
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {

@@ -30,11 +30,15 @@ pub(crate) const PROGRAM_NAME: &str = "prog";
 const MAX_DIAGNOSTICS: usize = 5;
 
 /// The flags every submission is built with: C++20 as LeetCode compiles it,
-/// optimised as judges run it, warnings on but never fatal.
+/// optimised as judges run it, warnings on but never fatal, except one: a
+/// function that can fall off its end without returning its value is
+/// undefined behaviour (control would run on into whatever follows), so it
+/// is a build error naming its line rather than a confusing verdict later.
 pub(crate) const FLAGS: &[&str] = &[
     "-std=c++20",
     "-O2",
     "-Wall",
+    "-Werror=return-type",
     "-fdiagnostics-color=never",
     "-fmax-errors=20",
 ];
@@ -151,13 +155,27 @@ pub(crate) fn build(
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
     };
-    let run = Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)?;
-    let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
+    let mut attempt = 1;
+    let (run, diagnostics) = loop {
+        let run =
+            Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)?;
+        let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
+        if attempt < BUILD_ATTEMPTS && out_of_time(run.ended.as_ref(), &diagnostics) {
+            attempt += 1;
+            continue;
+        }
+        break (run, diagnostics);
+    };
     let (errors, warnings) = diagnostics_of(&diagnostics, harness.student_file);
+    let tries = if attempt > 1 { ", twice" } else { "" };
     let note = match &run.ended {
         None => Some(format!(
-            "the build took longer than {} s (`--build-timeout-ms`)",
+            "the build took longer than {} s of wall time{tries} (`--build-timeout-ms`)",
             cfg.build.timeout.as_secs_f64()
+        )),
+        Some(d) if out_of_time(Some(d), &diagnostics) => Some(format!(
+            "the compiler used up its {} s of CPU time{tries}",
+            cfg.build.limits.cpu_seconds
         )),
         Some(d) if d.code == Some(0) => None,
         Some(d) if d.code.is_some() && !errors.is_empty() => None,
@@ -174,6 +192,29 @@ pub(crate) fn build(
             note,
         })),
     }
+}
+
+/// A build is tried this many times when it runs out of time (its CPU
+/// budget or the wall-time backstop) before that is believed: a loaded
+/// machine slows a compiler down, and a build's result is the whole grade.
+const BUILD_ATTEMPTS: u32 = 2;
+
+/// Whether a build ended for want of time: killed at the wall-time
+/// backstop (`None`), or a compiler process stopped by its CPU limit
+/// (SIGXCPU, or SIGKILL at the hard limit, which the compiler driver
+/// reports as a killed or terminated program).
+fn out_of_time(ended: Option<&crate::outcome::Death>, diagnostics: &str) -> bool {
+    use nix::sys::signal::Signal;
+    let Some(death) = ended else {
+        return true;
+    };
+    matches!(
+        death.named_signal(),
+        Some(Signal::SIGXCPU | Signal::SIGKILL)
+    ) || diagnostics.lines().any(|l| {
+        l.contains("fatal error: Killed signal terminated program")
+            || l.contains("CPU time limit exceeded")
+    })
 }
 
 /// The compiled program's command line.
@@ -254,9 +295,13 @@ pub(crate) struct BuildSettings {
 }
 
 impl Default for BuildSettings {
+    /// A build's budget is CPU time (`limits.cpu_seconds`, per compiler
+    /// process), which other programs on the machine do not use up; the
+    /// wall-time deadline is only a generous backstop for a compiler that
+    /// blocks.
     fn default() -> BuildSettings {
         BuildSettings {
-            timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs(300),
             limits: Limits {
                 memory_mb: 2048,
                 cpu_seconds: 60,
@@ -294,6 +339,27 @@ x.cpp:(.text+0x1): undefined reference to `foo(int)'
             warnings,
             ["min_throws.cpp:3:9: unused variable 'x' [-Wunused-variable]"]
         );
+    }
+
+    #[test]
+    fn a_build_out_of_time_is_told_apart_from_a_failed_one() {
+        let death = |code: Option<i32>, signal: Option<i32>| crate::outcome::Death {
+            code,
+            signal,
+            note: None,
+            memory: false,
+        };
+        assert!(out_of_time(None, ""));
+        assert!(out_of_time(Some(&death(None, Some(24))), ""));
+        assert!(out_of_time(
+            Some(&death(Some(1), None)),
+            "g++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n"
+        ));
+        assert!(!out_of_time(
+            Some(&death(Some(1), None)),
+            "a.cpp:3:1: error: expected ';'"
+        ));
+        assert!(!out_of_time(Some(&death(Some(0), None)), ""));
     }
 
     #[test]

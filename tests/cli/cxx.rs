@@ -223,8 +223,9 @@ fn each_min_throws_behaviour_gets_its_verdict() {
             // RLIMIT_AS makes `new` throw std::bad_alloc (see the ignored
             // `bad_alloc_is_a_memory_limit` below).
             ("memory_bomb", &["memory_limit"]),
-            ("missing_include", &["build_failed"]),
+            ("falls_off_end", &["build_failed"]),
             ("prints_stdout", &[]),
+            ("queue_without_include", &[]),
             ("reads_stdin", &[]),
             ("segfault", &["process_died"]),
             ("syntax_error", &["build_failed"]),
@@ -275,9 +276,13 @@ fn build_failures_show_the_first_compiler_error_with_file_and_line() {
     // g++ reports the missing semicolon of line 9 at the start of line 10.
     details_contain(&graded.report, "syntax_error", "min_throws.cpp:10:");
     details_contain(&graded.report, "syntax_error", "expected");
-    details_contain(&graded.report, "missing_include", "min_throws.cpp:10:");
-    details_contain(&graded.report, "missing_include", "queue");
-    for name in ["syntax_error", "missing_include"] {
+    // A function that can fall off its end is an error, at its last line.
+    details_contain(&graded.report, "falls_off_end", "min_throws.cpp:8:");
+    details_contain(&graded.report, "falls_off_end", "control reaches end");
+    for (name, line) in [
+        ("syntax_error", "min_throws.cpp:10:"),
+        ("falls_off_end", "min_throws.cpp:8:"),
+    ] {
         let first = failing(student(&graded.report, name)).next().unwrap()["detail"]
             .as_str()
             .unwrap()
@@ -285,7 +290,7 @@ fn build_failures_show_the_first_compiler_error_with_file_and_line() {
             .next()
             .unwrap()
             .to_owned();
-        assert!(first.starts_with("min_throws.cpp:10:"), "{name}: {first}");
+        assert!(first.starts_with(line), "{name}: {first}");
         let fb = graded.feedback(name);
         assert!(fb.contains(&first), "{name}: {fb}");
     }

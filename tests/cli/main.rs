@@ -16,6 +16,7 @@ mod grade;
 mod html;
 mod isolation;
 mod lint;
+mod mutants;
 mod reference;
 mod safety;
 mod secrets;

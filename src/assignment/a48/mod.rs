@@ -15,7 +15,9 @@ use salgrade_reference::a48::board::Board;
 use salgrade_reference::a48::case::{
     A48Expected, A48Function, A48Input, A48Options, a48_case, a48_expected,
 };
-use salgrade_reference::a48::python::{MODEL_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY};
+use salgrade_reference::a48::python::{
+    MODEL_SOLUTION_PY, NAIVE_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY,
+};
 use salgrade_reference::a48::{self, explain, generate, shrink};
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
@@ -273,6 +275,10 @@ impl Assignment for A48 {
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
         (language == Language::Python).then_some(MODEL_SOLUTION_PY)
+    }
+
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        (language == Language::Python).then_some(NAIVE_SOLUTION_PY)
     }
 
     fn option_help(&self) -> Option<&'static str> {

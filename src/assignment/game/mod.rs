@@ -75,6 +75,14 @@ impl Assignment for Game {
         ))
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        Some(super::by_language(
+            language,
+            reference::NAIVE_SOLUTION_PY,
+            reference::NAIVE_SOLUTION_CPP,
+        ))
+    }
+
     fn options(&self, given: &Options) -> Result<Options, String> {
         super::no_options(self.id(), given)
     }

@@ -56,6 +56,14 @@ impl IntProblem for LeetCode909 {
         ))
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        Some(super::by_language(
+            language,
+            reference::NAIVE_SOLUTION_PY,
+            reference::NAIVE_SOLUTION_CPP,
+        ))
+    }
+
     fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
         reference::parse(input).map_err(|e| e.to_string())
     }
