@@ -21,6 +21,7 @@ use crate::discover::{self, Submission};
 use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::lint;
 use crate::grading::rubric::{self, Rubric};
+use crate::infer;
 use crate::journal::{self, Journal};
 use crate::output::{self, AtomicFile};
 use crate::report::coverage;
@@ -51,11 +52,82 @@ fn options(assignment: &dyn Assignment, given: &[String]) -> anyhow::Result<Opti
         .map_err(|e| anyhow!("`--option` for assignment `{}`: {e}", assignment.id()))
 }
 
-/// The assignment and its cases: a case file names its own assignment (and
-/// wins over `--assignment`); otherwise the named one generates them.
-fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)> {
+/// What the files to be graded say about their assignment (see
+/// [`crate::infer`]), and the folder their names are shown relative to.
+struct Evidence<'a> {
+    pointers: infer::Pointers,
+    root: &'a Path,
+}
+
+impl Evidence<'_> {
+    fn of_file(file: &Path) -> Evidence<'_> {
+        Evidence {
+            pointers: infer::of_file(file),
+            root: file.parent().unwrap_or(Path::new("")),
+        }
+    }
+
+    fn of_folder(root: &Path) -> Evidence<'_> {
+        Evidence {
+            pointers: infer::of_folder(root),
+            root,
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.pointers.describe(self.root)
+    }
+}
+
+/// The assignment to grade when no case file names one: `--assignment`,
+/// else the one the files point to (said in one line), else the default.
+/// Files pointing to different assignments are refused: grading them all as
+/// one would score the others zero.
+fn chosen_assignment(
+    arg: &AssignmentArg,
+    evidence: &Evidence<'_>,
+) -> anyhow::Result<&'static dyn Assignment> {
+    if let Some(name) = &arg.assignment {
+        let assignment = assignment::by_id(name)?;
+        if !evidence.pointers.by_assignment.is_empty() && !evidence.pointers.includes(name) {
+            eprintln!(
+                "warning: grading as `{name}` (`--assignment`), but the files point to {}",
+                evidence.describe()
+            );
+        }
+        return Ok(assignment);
+    }
+    if let Some((assignment, clue, file)) = evidence.pointers.single() {
+        let file = file.strip_prefix(evidence.root).unwrap_or(file).display();
+        let how = match clue {
+            infer::Clue::Name => format!("the file name `{file}`"),
+            infer::Clue::Definitions => format!("the functions `{file}` defines"),
+        };
+        eprintln!(
+            "note: grading as `{}`, inferred from {how} (pass `--assignment` to choose)",
+            assignment.id()
+        );
+        return Ok(assignment);
+    }
+    if evidence.pointers.by_assignment.is_empty() {
+        return Ok(assignment::by_id(assignment::DEFAULT)?);
+    }
+    bail!(
+        "the files point to different assignments: {}; pass `--assignment NAME` to grade one of them (`salgrade assignments` lists them)",
+        evidence.describe()
+    )
+}
+
+/// The assignment and its cases: a case file names its own assignment, and
+/// an `--assignment` that contradicts it is an error, as are files that
+/// point only to other assignments (they would fail at import, and the
+/// student would be blamed); otherwise the chosen assignment generates them.
+fn cases(
+    args: &CaseArgs,
+    evidence: &Evidence<'_>,
+) -> anyhow::Result<(&'static dyn Assignment, CaseFile)> {
     let Some(path) = &args.cases_file else {
-        let assignment = named(&args.assignment)?;
+        let assignment = chosen_assignment(&args.assignment, evidence)?;
         let options = options(assignment, &args.options)?;
         note_long_generation(args.cases);
         return Ok((
@@ -72,9 +144,22 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
         .as_deref()
         .filter(|a| *a != file.assignment)
     {
-        eprintln!(
-            "note: `--assignment {asked}` ignored: case file `{}` is for `{}`",
+        bail!(
+            "`--assignment {asked}` contradicts case file `{}`, which is for `{}`; drop `--assignment`, or use a case file for `{asked}` (`salgrade gen --assignment {asked}`)",
             path.display(),
+            file.assignment
+        );
+    }
+    if args.assignment.assignment.is_none()
+        && !evidence.pointers.by_assignment.is_empty()
+        && !evidence.pointers.includes(&file.assignment)
+    {
+        bail!(
+            "case file `{}` is for `{}`, but the files to grade point to {}; use a case file for their assignment, or pass `--assignment {}` if they really are `{}` submissions",
+            path.display(),
+            file.assignment,
+            evidence.describe(),
+            file.assignment,
             file.assignment
         );
     }
@@ -322,7 +407,8 @@ impl Output {
 }
 
 pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
-    let (assignment, case_file) = cases(&args.cases)?;
+    discover::check_root(&args.submissions)?;
+    let (assignment, case_file) = cases(&args.cases, &Evidence::of_folder(&args.submissions))?;
     let rubric = match &args.rubric {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -369,6 +455,9 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             chosen: args.language.is_some(),
         },
     )?;
+    for n in &found.notes {
+        eprintln!("note: {n}");
+    }
     for w in &found.warnings {
         eprintln!("warning: {w}");
     }
@@ -401,12 +490,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     // any grading, so a bad path fails at once, and replaced only at the end.
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+        output_folder(dir, "feedback folder")?;
         drop(AtomicFile::create(&dir.join("feedback.md"))?);
     }
-    std::fs::create_dir_all(&args.out_dir)
-        .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
+    output_folder(&args.out_dir, "output folder")?;
     let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
@@ -513,6 +600,20 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     )?)?;
     output.write(&report::render(&report, args.format, args.csv_layout)?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// Creates an output folder and, when salgrade made it (or it is empty),
+/// marks it as salgrade's own, so a later `grade` of the folder around it
+/// skips it instead of grading it as a student. A folder that already held
+/// other files is not marked: it may be anything.
+fn output_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+    let fresh = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create {what} `{}`", dir.display()))?;
+    if fresh {
+        output::mark_as_output(dir)?;
+    }
+    Ok(())
 }
 
 /// `salgrade merge`: shard reports read, checked against each other and
@@ -654,7 +755,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             args.file.display()
         );
     };
-    let (assignment, case_file) = cases(&args.cases)?;
+    let (assignment, case_file) = cases(&args.cases, &Evidence::of_file(&args.file))?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
     let engine = prepared_engine(
@@ -713,7 +814,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
 }
 
 pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
-    let assignment = named(&args.assignment)?;
+    let assignment = chosen_assignment(&args.assignment, &Evidence::of_file(&args.file))?;
     if assignment.container_rule().is_none() {
         bail!(
             "assignment `{}` has no rule on constructs to check",

@@ -39,12 +39,18 @@ pub(crate) struct Submission {
 pub(crate) struct Discovered {
     pub submissions: Vec<Submission>,
     pub warnings: Vec<String>,
+    /// Entries skipped on purpose (salgrade's own output folders), in words.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum DiscoverError {
     #[error("`{0}` does not exist or is not a folder")]
     NotAFolder(PathBuf),
+    #[error(
+        "`{0}` is a file, not a folder of submissions; to grade one file, run `salgrade check {0}`"
+    )]
+    IsAFile(PathBuf),
     #[error("`{0}` holds no submissions (no student folders and no .py files)")]
     Empty(PathBuf),
     #[error("cannot read `{path}`")]
@@ -63,7 +69,7 @@ pub(crate) const MAX_FOLDERS_DOWN: usize = 2;
 /// How far below the limit a misplaced file is still looked for, to name it.
 const LOOK_FURTHER: usize = 6;
 
-fn hidden(name: &str) -> bool {
+pub(crate) fn hidden(name: &str) -> bool {
     name.starts_with('.') || name == "__pycache__" || name == "__MACOSX"
 }
 
@@ -141,15 +147,25 @@ struct Entry {
     sub: Submission,
 }
 
-pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
+/// Refuses a submissions path that is not a folder, saying what it is.
+pub(crate) fn check_root(root: &Path) -> Result<(), DiscoverError> {
+    if root.is_file() {
+        return Err(DiscoverError::IsAFile(root.to_owned()));
+    }
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
     }
+    Ok(())
+}
+
+pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
+    check_root(root)?;
     let read_err = |source| DiscoverError::Read {
         path: root.to_owned(),
         source,
     };
     let mut entries = Vec::new();
+    let mut notes = Vec::new();
     for entry in std::fs::read_dir(root).map_err(read_err)? {
         let entry = entry.map_err(read_err)?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -182,6 +198,11 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
                 name,
                 sub,
             });
+        } else if kind.is_dir() && crate::output::is_salgrade_output(&path) {
+            notes.push(format!(
+                "skipped `{name}`: it is salgrade's own output (it holds `{}`)",
+                crate::output::OUTPUT_MARKER
+            ));
         } else if kind.is_dir() {
             let sub = in_folder(&name, &path, wanted);
             entries.push(Entry {
@@ -209,6 +230,7 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
     Ok(Discovered {
         submissions,
         warnings,
+        notes,
     })
 }
 
@@ -498,6 +520,22 @@ mod tests {
             discover(&t.path().join("nope"), &py(&["x.py"], &[])),
             Err(DiscoverError::NotAFolder(_))
         ));
+        let file = t.path().join("alice.py");
+        write(&file, "");
+        let e = discover(&file, &py(&["x.py"], &[])).unwrap_err();
+        assert!(matches!(e, DiscoverError::IsAFile(_)));
+        assert!(e.to_string().contains("salgrade check"), "{e}");
+    }
+
+    #[test]
+    fn salgrade_output_folders_are_skipped_with_a_note() {
+        let t = tempfile::tempdir().unwrap();
+        write(&t.path().join("alice/x.py"), "");
+        write(&t.path().join("feedback/alice.md"), "");
+        crate::output::mark_as_output(&t.path().join("feedback")).unwrap();
+        let d = discover(t.path(), &py(&["x.py"], &[])).unwrap();
+        assert_eq!(names(&d), ["alice"]);
+        assert!(d.notes[0].contains("`feedback`"), "{:?}", d.notes);
     }
 
     fn names(d: &Discovered) -> Vec<&str> {

@@ -18,6 +18,7 @@ mod commands;
 mod discover;
 mod engine;
 mod grading;
+mod infer;
 mod journal;
 mod outcome;
 mod output;

@@ -83,3 +83,58 @@ fn a_missing_file_is_a_setup_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+fn sample(assignment: &str, name: &str, file: &str) -> std::path::PathBuf {
+    crate::fixtures()
+        .join(assignment)
+        .join("submissions")
+        .join(name)
+        .join(file)
+}
+
+#[test]
+fn the_assignment_is_inferred_from_the_file_name_and_said() {
+    let out = salgrade()
+        .args(["check", "--cases", "0", "--shrink-ms", "0"])
+        .arg(sample("leetcode909", "correct", "solution.py"))
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{}{err}", stdout_of(&out));
+    assert!(
+        err.contains("note: grading as `leetcode909`, inferred from the file name `solution.py`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_case_file_for_another_assignment_is_an_error_not_the_students_fault() {
+    let lc909 = crate::fixtures().join("leetcode909/seed-examples.json");
+    let a48 = submission("correct").join("salbLLfunctions.py");
+    // The file's name says a48; the case file says leetcode909.
+    let out = salgrade()
+        .args(["check", "--cases-file"])
+        .arg(&lc909)
+        .arg(&a48)
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is for `leetcode909`") && err.contains("`a48`"),
+        "{err}"
+    );
+    // An explicit `--assignment` that contradicts the case file.
+    let out = salgrade()
+        .args(["check", "--assignment", "a48", "--cases-file"])
+        .arg(&lc909)
+        .arg(sample("leetcode909", "correct", "solution.py"))
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`--assignment a48` contradicts case file"),
+        "{err}"
+    );
+}
