@@ -221,12 +221,6 @@ fn sandbox_config(
 }
 
 fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<RunnerConfig> {
-    if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
-        bail!(
-            "`--timeout-multiplier` must be at least 1, not {}",
-            args.timeout_multiplier
-        );
-    }
     let limits = Limits {
         memory_mb: args.memory_mb,
         cpu_seconds: args.cpu_seconds,
@@ -985,4 +979,92 @@ pub(crate) fn assignments() -> anyhow::Result<u8> {
     }
     Output::Stdout.write(out.as_bytes())?;
     Ok(SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    /// Every numeric flag `grade` and `check` take.
+    const NUMERIC_FLAGS: &[&str] = &[
+        "--seed",
+        "--cases",
+        "--timeout-floor-ms",
+        "--wall-floor-ms",
+        "--timeout-multiplier",
+        "--build-timeout-ms",
+        "--import-timeout-ms",
+        "--memory-mb",
+        "--cpu-seconds",
+        "--file-size-mb",
+        "--shrink-ms",
+        "--output-cap",
+        "--jobs",
+    ];
+
+    /// Values a user might type, the edges of every numeric type among them.
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<u64>().prop_map(|v| v.to_string()),
+            any::<i64>().prop_map(|v| v.to_string()),
+            any::<f64>().prop_map(|v| v.to_string()),
+            (0u32..30).prop_map(|e| format!("1e{}", e * 11)),
+            prop::sample::select(vec![
+                "inf",
+                "-inf",
+                "NaN",
+                "1e300",
+                "-0",
+                "0",
+                "0.5",
+                "",
+                " 7",
+                "1_000",
+                "0x10",
+                "18446744073709551616",
+            ])
+            .prop_map(str::to_owned),
+        ]
+    }
+
+    /// What the run does with its numbers before the first student:
+    /// deadlines (at the largest model time calibration allows), the
+    /// shrinking budget's end, and the other durations.
+    fn settings_used(run: &RunArgs) {
+        let slowest = engine::CALIBRATION_DEADLINE;
+        let d = policy(run).deadline(slowest, slowest);
+        let now = std::time::Instant::now();
+        let _ = now + d.cpu + d.wall + Duration::from_millis(run.shrink_ms);
+        let _ = now + Duration::from_millis(run.build_timeout_ms);
+        let _ = now + Duration::from_millis(run.import_timeout_ms);
+    }
+
+    proptest! {
+        #[test]
+        fn no_numeric_flag_value_panics(flag in prop::sample::select(NUMERIC_FLAGS), v in value()) {
+            for command in ["grade", "check"] {
+                let argv = ["salgrade", command, "x", flag, v.as_str()];
+                let Ok(cli) = Cli::try_parse_from(argv) else { continue };
+                match cli.command {
+                    Command::Grade(g) => settings_used(&g.run),
+                    Command::Check(c) => settings_used(&c.run),
+                    _ => unreachable!("parsed as {command}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_non_finite_or_huge_multiplier_is_refused_by_the_parser() {
+        for v in ["inf", "NaN", "1e300", "0.5", "1001"] {
+            let argv = ["salgrade", "check", "x", "--timeout-multiplier", v];
+            assert!(Cli::try_parse_from(argv).is_err(), "{v} accepted");
+        }
+        let argv = ["salgrade", "check", "x", "--timeout-multiplier", "1000"];
+        assert!(Cli::try_parse_from(argv).is_ok());
+    }
 }

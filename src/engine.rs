@@ -73,7 +73,7 @@ impl DeadlinePolicy {
 }
 
 /// The generous deadline the model solution itself runs under.
-const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
+pub(crate) const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Everything shared by the students of one run. Only [`Engine::new`]
 /// makes one, and it calibrates: no engine exists without deadlines.

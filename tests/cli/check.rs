@@ -138,3 +138,23 @@ fn a_case_file_for_another_assignment_is_an_error_not_the_students_fault() {
         "{err}"
     );
 }
+
+#[test]
+fn out_of_range_numbers_are_usage_errors_not_panics() {
+    let file = submission("correct").join("salbLLfunctions.py");
+    for (flag, value) in [
+        ("--timeout-multiplier", "inf"),
+        ("--timeout-multiplier", "1e300"),
+        ("--build-timeout-ms", "0"),
+        ("--shrink-ms", "18446744073709551615"),
+    ] {
+        let out = salgrade()
+            .args(["check", flag, value])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = crate::stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+    }
+}
