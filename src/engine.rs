@@ -33,6 +33,13 @@ pub(crate) fn language_of(file: &Path) -> Option<Language> {
     Language::of_file(&file.file_name()?.to_string_lossy())
 }
 
+/// Whether a file holds nothing but white space (an empty submission is
+/// said once, not as every function missing). An unreadable file is not
+/// blank: reading it again reports why.
+fn is_blank(file: &Path) -> bool {
+    std::fs::read(file).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+}
+
 /// Whether C++ source defines a `main` of its own (a call `main(` after a
 /// non-identifier character is taken as one: a warning, never a verdict).
 fn defines_main(source: &str) -> bool {
@@ -381,7 +388,16 @@ impl Engine {
         let mut violations = Vec::new();
         let mut rule_checked = false;
         let mut counterexamples = Vec::new();
-        let results = match (&sub.file, &sub.problem) {
+        let problem = sub.problem.clone().or_else(|| {
+            let file = sub.file.as_deref()?;
+            is_blank(file).then(|| {
+                format!(
+                    "your file `{}` is empty: submit the file with your code in it",
+                    rel.as_deref().unwrap_or_default()
+                )
+            })
+        });
+        let results = match (&sub.file, &problem) {
             (Some(file), None) => {
                 let source = std::fs::read(file)
                     .with_context(|| format!("cannot read `{}`", file.display()))?;
@@ -460,7 +476,7 @@ impl Engine {
                 warnings.push(why.clone());
                 let verdict = Verdict::detail(
                     VerdictKind::ImportFailed,
-                    format!("nothing was graded: {why}"),
+                    format!("{}{why}", crate::report::feedback::NOTHING_GRADED),
                 );
                 cases
                     .iter()

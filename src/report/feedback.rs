@@ -15,6 +15,10 @@ use super::{Report, StudentReport, points};
 use crate::verdict::VerdictKind;
 use crate::words::count;
 
+/// How the detail of a submission that was never run begins (see the
+/// engine's grading of a submission with a problem).
+pub(crate) const NOTHING_GRADED: &str = "nothing was graded: ";
+
 /// Characters of an input shown before it is cut.
 const MAX_INPUT_CHARS: usize = 300;
 /// Lines of a traceback or other detail shown.
@@ -117,8 +121,18 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
             .map(|x| &x.verdict)
     });
     if let Some(v) = import_failure {
-        let _ = writeln!(out, "\n## The module could not be imported\n");
-        let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
+        // A submission with no file to run (missing, empty, a symlink) was
+        // never imported: say that, not an import error's hint.
+        let nothing = v
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.starts_with(NOTHING_GRADED));
+        if nothing {
+            let _ = writeln!(out, "\n## Nothing was graded\n");
+        } else {
+            let _ = writeln!(out, "\n## The module could not be imported\n");
+            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
+        }
         let _ = writeln!(
             out,
             "No case of {} could run.",

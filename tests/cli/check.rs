@@ -158,3 +158,22 @@ fn out_of_range_numbers_are_usage_errors_not_panics() {
         assert!(err.contains(flag), "{flag} {value}: {err}");
     }
 }
+
+#[test]
+fn an_empty_file_is_said_to_be_empty_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("salbLLfunctions.py");
+    std::fs::write(&file, "\n  \n").unwrap();
+    let out = salgrade()
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("## Nothing was graded") && text.contains("is empty"),
+        "{text}"
+    );
+    assert!(!text.contains("missing function"), "{text}");
+}
