@@ -531,6 +531,9 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         );
     }
     let (mut journal, journalled) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    for why in &journalled.dropped {
+        eprintln!("warning: resume: dropped {why}; that student is graded again");
+    }
     let _ = crate::runner::INTERRUPT_NOTE.set(format!(
         "; finished students are in `{}` (rerun with `--resume`)",
         journal::path_in(&args.out_dir).display()
@@ -539,7 +542,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|s| (s.student.as_str(), journal::submission_hash(s)))
         .collect();
-    let resumed = journal::split(journalled, &hashes);
+    let resumed = journal::split(journalled.entries, &hashes, |s| engine.adds_up(s));
+    for why in &resumed.dropped {
+        eprintln!("warning: resume: dropped the {why}; that student is graded again");
+    }
     if !resumed.kept.is_empty() {
         eprintln!(
             "resuming: {} student(s) already graded in `{}`",

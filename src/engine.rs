@@ -372,6 +372,61 @@ impl Engine {
 
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
+    /// Whether a recorded result (a journal entry) is one this run could
+    /// have produced: its cases are this run's, in order, and its scores are
+    /// what its verdicts earn under the rubric. A hand-edited score, or a
+    /// verdict changed without its score, fails here, naming the mismatch.
+    pub(crate) fn adds_up(&self, s: &StudentReport) -> Result<(), String> {
+        let cases = &self.case_file.cases;
+        let same_cases = s.cases.len() == cases.len()
+            && s.cases
+                .iter()
+                .zip(cases)
+                .all(|(r, c)| *r.case_id == *c.id && *r.function == *c.function);
+        if !same_cases {
+            return Err(format!(
+                "its {} case results are not this run's {} cases",
+                s.cases.len(),
+                cases.len()
+            ));
+        }
+        let offending = lint::offending_functions(&s.violations).len();
+        let tally = grading::score(self.assignment, &self.rubric, cases, &s.cases, offending);
+        let mut wrong = Vec::new();
+        for (what, recorded, earned) in [
+            ("score", s.score, tally.score),
+            ("maximum", s.max_score, tally.max_score),
+            ("penalty", s.penalty, tally.penalty),
+        ] {
+            if recorded != earned {
+                wrong.push(format!("{what} {recorded} where its cases earn {earned}"));
+            }
+        }
+        for (f, earned) in &tally.functions {
+            let recorded = s.functions.get(f);
+            let agrees = recorded.is_some_and(|r| {
+                (r.passed, r.total, r.points, r.max_points)
+                    == (
+                        earned.passed,
+                        earned.total,
+                        earned.points,
+                        earned.max_points,
+                    )
+            });
+            if !agrees {
+                wrong.push(format!("`{f}`'s tally is not what its cases earn"));
+            }
+        }
+        if s.functions.len() != tally.functions.len() {
+            wrong.push("its functions are not this assignment's".to_owned());
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("it does not add up: {}", wrong.join("; ")))
+        }
+    }
+
     pub(crate) fn grade(
         &self,
         sub: &Submission,
