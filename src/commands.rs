@@ -104,7 +104,7 @@ fn chosen_assignment(
             infer::Clue::Definitions => format!("the functions `{file}` defines"),
         };
         eprintln!(
-            "note: grading as `{}`, inferred from {how} (pass `--assignment` to choose)",
+            "note: assignment `{}`, inferred from {how} (pass `--assignment` to choose)",
             assignment.id()
         );
         return Ok(assignment);
@@ -590,7 +590,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
         for s in &report.students {
             let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
-            output::write(&path, feedback::render(&report, s, seed).as_bytes())?;
+            output::write(
+                &path,
+                feedback::render(&report, s, seed, &BTreeMap::new()).as_bytes(),
+            )?;
         }
     }
     full_report.commit(&report::render(
@@ -795,7 +798,8 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
     let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
-    let mut text = feedback::render(&report, s, seed);
+    let reruns = counterexample_files(&report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
+    let mut text = feedback::render(&report, s, seed, &reruns);
     if !untested.is_empty() {
         text.push_str(&format!(
             "\n{}\n",
@@ -811,6 +815,83 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     });
     Output::Stdout.write(text.as_bytes())?;
     Ok(if full { SUCCESS } else { SOME_FAILED })
+}
+
+/// Where `check` writes each shown counterexample as a case file (the
+/// folder `grade` keeps its journal in, marked as salgrade's output).
+const COUNTEREXAMPLE_DIR: &str = "salgrade-out";
+
+/// Writes each function's shown counterexample to its own case file in
+/// `dir` and returns, by function, the one command that re-runs it. A
+/// folder that cannot be written costs the commands, not the check: it is
+/// said in a note.
+fn counterexample_files(
+    report: &Report,
+    s: &StudentReport,
+    file: &Path,
+    dir: &Path,
+) -> BTreeMap<String, String> {
+    let mut reruns = BTreeMap::new();
+    let shown: Vec<(&String, &crate::grading::shrink::Counterexample)> = s
+        .functions
+        .iter()
+        .filter_map(|(f, score)| score.counterexample.as_ref().map(|c| (f, c)))
+        .collect();
+    if shown.is_empty() {
+        return reruns;
+    }
+    if let Err(e) = output_folder(dir, "folder") {
+        eprintln!("note: the counterexamples were not written to case files: {e:#}");
+        return reruns;
+    }
+    for (function, c) in shown {
+        let path = dir.join(format!(
+            "counterexample-{}.json",
+            discover::file_stem(function)
+        ));
+        let case_file = CaseFile {
+            assignment: report.assignment.clone(),
+            seed: None,
+            options: report.options.clone(),
+            cases: vec![c.case.clone()],
+        };
+        let written = serde_json::to_vec_pretty(&case_file)
+            .map_err(anyhow::Error::from)
+            .and_then(|mut bytes| {
+                bytes.push(b'\n');
+                Ok(output::write(&path, &bytes)?)
+            });
+        match written {
+            Ok(()) => {
+                reruns.insert(
+                    function.clone(),
+                    format!(
+                        "salgrade check {} --cases-file {}",
+                        shell_word(&file.display().to_string()),
+                        shell_word(&path.display().to_string())
+                    ),
+                );
+            }
+            Err(e) => eprintln!(
+                "note: the counterexample of `{function}` was not written to `{}`: {e:#}",
+                path.display()
+            ),
+        }
+    }
+    reruns
+}
+
+/// `word` quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {

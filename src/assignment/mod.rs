@@ -148,6 +148,12 @@ pub(crate) trait Assignment: Sync {
     fn notes(&self, _function: &str, _verdict: &Verdict) -> Vec<String> {
         Vec::new()
     }
+    /// The case as code a student can paste to reproduce it in `language`
+    /// (one or more lines: `Solution().snakesAndLadders([[-1, -1], [-1, -1]])`),
+    /// if the assignment can write one.
+    fn literal_call(&self, _case: &Case, _language: Language) -> Option<String> {
+        None
+    }
     /// How `function` must be declared, in each language, for a student
     /// told it is missing.
     fn signature(&self, _function: &str) -> Option<&'static str> {

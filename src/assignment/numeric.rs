@@ -33,6 +33,8 @@ pub(crate) trait IntProblem: Sync {
     fn draw(&self, input: &Self::Input) -> Option<String>;
     /// How the function must be declared, in each language.
     fn signature(&self) -> &'static str;
+    /// The call on `input` (a case's input JSON) as code in `language`.
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String>;
 }
 
 /// An [`IntProblem`] graded as an assignment.
@@ -198,6 +200,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn signature(&self, _function: &str) -> Option<&'static str> {
         Some(self.0.signature())
+    }
+
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        self.0.literal_call(&case.input, language)
     }
 
     fn questions(&self) -> &'static [Question] {

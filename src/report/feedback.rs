@@ -9,15 +9,20 @@
 //! (long inputs, tracebacks and walks are cut, the full case is in the JSON
 //! report), and a module that cannot be imported is explained once.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
+use crate::runner::Language;
 use crate::verdict::VerdictKind;
 use crate::words::count;
 
 /// How the detail of a submission that was never run begins (see the
 /// engine's grading of a submission with a problem).
 pub(crate) const NOTHING_GRADED: &str = "nothing was graded: ";
+
+/// The longest literal call shown; a longer one is left to the case file.
+const MAX_CALL_CHARS: usize = 1500;
 
 /// Characters of an input shown before it is cut.
 const MAX_INPUT_CHARS: usize = 300;
@@ -44,7 +49,15 @@ impl Seed {
     }
 }
 
-pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
+/// The student's feedback. `reruns` maps a function to the command that
+/// re-runs its shown counterexample alone (`check` writes each to a case
+/// file); `grade`'s feedback files have none.
+pub(crate) fn render(
+    report: &Report,
+    s: &StudentReport,
+    seed: Seed,
+    reruns: &BTreeMap<String, String>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -214,6 +227,12 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         if let Some(l) = v.line {
             let _ = writeln!(out, "- line: {l}");
         }
+        if let Some(command) = reruns.get(f) {
+            let _ = writeln!(out, "- re-run just this case: `{command}`");
+        }
+        if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
+            let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
+        }
         if let Some(d) = &v.detail {
             let _ = writeln!(
                 out,
@@ -290,6 +309,29 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
     out
 }
 
+/// The case as code to paste, in the language of the student's file, and
+/// that language's Markdown name; none when the assignment cannot write it
+/// or it is too long to paste.
+fn literal_call(
+    report: &Report,
+    s: &StudentReport,
+    case: &salgrade_reference::Case,
+) -> Option<(String, &'static str)> {
+    let language = s
+        .file
+        .as_deref()
+        .and_then(Language::of_file)
+        .unwrap_or(Language::Python);
+    let call = crate::assignment::by_id(&report.assignment)
+        .ok()?
+        .literal_call(case, language)?;
+    let fence = match language {
+        Language::Python => "python",
+        Language::Cpp => "cpp",
+    };
+    (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
+}
+
 /// `text` cut to `max` characters, saying how much was left out.
 pub(super) fn clip(text: &str, max: usize) -> String {
     let n = text.chars().count();
@@ -298,7 +340,7 @@ pub(super) fn clip(text: &str, max: usize) -> String {
     }
     let head: String = text.chars().take(max).collect();
     format!(
-        "{head} [... {} more characters; the whole case is in the JSON report]",
+        "{head} [... {} more characters; the whole case is in the JSON report, and `check` writes it to a case file]",
         n - max
     )
 }

@@ -102,7 +102,7 @@ fn the_assignment_is_inferred_from_the_file_name_and_said() {
     let err = crate::stderr_of(&out);
     assert_eq!(out.status.code(), Some(0), "{}{err}", stdout_of(&out));
     assert!(
-        err.contains("note: grading as `leetcode909`, inferred from the file name `solution.py`"),
+        err.contains("note: assignment `leetcode909`, inferred from the file name `solution.py`"),
         "{err}"
     );
 }
@@ -176,4 +176,40 @@ fn an_empty_file_is_said_to_be_empty_once() {
         "{text}"
     );
     assert!(!text.contains("missing function"), "{text}");
+}
+
+#[test]
+fn a_counterexample_comes_with_its_literal_call_and_the_command_that_reruns_it() {
+    let cwd = tempfile::tempdir().unwrap();
+    let file = sample("leetcode909", "visited_before_jump", "solution.py");
+    let out = salgrade()
+        .current_dir(cwd.path())
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("```python\nSolution().snakesAndLadders([["),
+        "{text}"
+    );
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("- re-run just this case: `"))
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("no re-run command: {text}"));
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[..2], ["salgrade", "check"], "{command}");
+    let again = salgrade()
+        .current_dir(cwd.path())
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "{}", crate::stderr_of(&again));
+    assert!(
+        stdout_of(&again).contains("FAILED 0/1 cases"),
+        "{}",
+        stdout_of(&again)
+    );
 }

@@ -432,7 +432,7 @@ fn a_game_cohort_is_graded_as_the_game_without_being_told() {
     let err = stderr_of(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("note: grading as `game`, inferred from the file name `alice/snakes_game.py`"),
+        err.contains("note: assignment `game`, inferred from the file name `alice/snakes_game.py`"),
         "{err}"
     );
     // A second student with another assignment's file: the folder is refused.

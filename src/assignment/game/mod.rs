@@ -180,6 +180,41 @@ impl Assignment for Game {
         }
     }
 
+    /// The scenario as Python: the game built, then each call in order
+    /// (the adapter makes the same calls; see `adapter.py`).
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        if language != Language::Python {
+            return None;
+        }
+        let input = &case.input;
+        let jumps: Vec<String> = input
+            .get("jumps")?
+            .as_array()?
+            .iter()
+            .map(|j| Some(format!("{}: {}", j.get(0)?.as_i64()?, j.get(1)?.as_i64()?)))
+            .collect::<Option<_>>()?;
+        let mut lines = vec![format!(
+            "g = Game({}, {{{}}}, {}, {})",
+            input.get("size")?.as_i64()?,
+            jumps.join(", "),
+            input.get("players")?.as_i64()?,
+            input.get("finish")?
+        )];
+        for call in input.get("calls")?.as_array()? {
+            let args: Vec<String> = call
+                .get("args")
+                .and_then(|a| a.as_array())
+                .map(|a| a.iter().map(python_literal).collect())
+                .unwrap_or_default();
+            lines.push(format!(
+                "g.{}({})",
+                call.get("call")?.as_str()?,
+                args.join(", ")
+            ));
+        }
+        Some(lines.join("\n"))
+    }
+
     fn questions(&self) -> &'static [Question] {
         &[
             Question {
@@ -214,5 +249,23 @@ impl Assignment for Game {
             "draw" => reference::draw(&s).ok_or("the board is too large to draw")?,
             other => return Err(format!("`game` has no question `{other}`")),
         })
+    }
+}
+
+/// A JSON value as a Python literal (the scenario's arguments are numbers,
+/// lists and strings, written alike in both but for spacing and `null`).
+fn python_literal(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python_literal)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        serde_json::Value::Null => "None".to_owned(),
+        serde_json::Value::Bool(b) => if *b { "True" } else { "False" }.to_owned(),
+        other => other.to_string(),
     }
 }
