@@ -7,7 +7,8 @@
 //! seed is public: a secret grading seed would let them generate the hidden
 //! cases with `salgrade gen`. Each counterexample stays within a screen
 //! (long inputs, tracebacks and walks are cut, the full case is in the JSON
-//! report), and a module that cannot be imported is explained once.
+//! report), and a module that cannot be imported, or a file that does not
+//! compile, is explained once.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -123,7 +124,12 @@ pub(crate) fn render(
             s.functions
                 .get(*f)
                 .and_then(|x| x.smallest_failure.as_ref())
-                .is_some_and(|x| x.verdict.kind == VerdictKind::ImportFailed)
+                .is_some_and(|x| {
+                    matches!(
+                        x.verdict.kind,
+                        VerdictKind::ImportFailed | VerdictKind::BuildFailed
+                    )
+                })
         })
         .map(String::as_str)
         .collect();
@@ -142,6 +148,9 @@ pub(crate) fn render(
             .is_some_and(|d| d.starts_with(NOTHING_GRADED));
         if nothing {
             let _ = writeln!(out, "\n## Nothing was graded\n");
+        } else if v.kind == VerdictKind::BuildFailed {
+            let _ = writeln!(out, "\n## Your file did not compile\n");
+            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
         } else {
             let _ = writeln!(out, "\n## The module could not be imported\n");
             let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));

@@ -805,3 +805,33 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
     }
     assert!(!ran.is_empty(), "no backend could run");
 }
+
+#[test]
+fn a_game_that_does_not_compile_is_said_once_with_the_students_line_first() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("snakes_game.cpp");
+    let source = std::fs::read_to_string(cpp_dir("game").join("correct/snakes_game.cpp")).unwrap();
+    // The class's closing brace and semicolon gone: the error runs on into
+    // salgrade's glue, compiled after the file.
+    let cut = source.rfind("};").expect("the class ends with `};`");
+    std::fs::write(&file, format!("{}{}", &source[..cut], &source[cut + 2..])).unwrap();
+    let out = salgrade()
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let text = crate::stdout_of(&out);
+    assert_eq!(
+        text.matches("## Your file did not compile").count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains("_salgrade"), "{text}");
+    assert!(!text.contains("Smallest failing"), "{text}");
+    let detail = text.split("```text\n").nth(1).unwrap_or_default();
+    assert!(detail.starts_with("snakes_game.cpp:"), "{text}");
+}
