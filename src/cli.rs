@@ -82,7 +82,7 @@ pub(crate) enum Command {
     /// Answer one question with the reference implementation.
     #[command(
         name = "ref",
-        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref --assignment leetcode909 moves --board-json '[[-1,-1],[-1,3]]'\n  salgrade ref --assignment min-throws explain --board-json '[-1,5,-1,-1,-1,-1,-1]'\n\n`salgrade assignments` lists each assignment's questions."
+        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref --assignment leetcode909 answer --board-json '[[-1,-1],[-1,3]]'\n  salgrade ref --assignment min-throws explain --board-json '[-1,5,-1,-1,-1,-1,-1]'\n\n`salgrade assignments` lists each assignment's questions."
     )]
     Ref(RefArgs),
     /// Write the default rubric (TOML, with comments) to start from.

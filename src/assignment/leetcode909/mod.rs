@@ -88,6 +88,10 @@ impl IntProblem for LeetCode909 {
         reference::draw(input)
     }
 
+    fn board_key(&self) -> &'static str {
+        "board"
+    }
+
     fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
         let rows = input.get("board")?.as_array()?;
         let row = |r: &serde_json::Value, open: &str, close: &str| -> Option<String> {

@@ -91,6 +91,10 @@ impl IntProblem for MinThrows {
         reference::draw(input)
     }
 
+    fn board_key(&self) -> &'static str {
+        "move"
+    }
+
     fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
         let cells: Vec<String> = input
             .get("move")?
