@@ -6,6 +6,7 @@
 mod assignments;
 mod check;
 mod cxx;
+mod examples;
 mod fairness;
 mod formats;
 mod game;
