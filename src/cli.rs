@@ -205,8 +205,9 @@ pub(crate) struct GradeArgs {
     /// The rubric (TOML); default: 25 points per function, proportional credit.
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// Students graded at once, 1 to 256 (default: the number of cores).
-    #[arg(long, short = 'j', value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
+    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores).
+    #[arg(long, short = 'j', env = "SALGRADE_JOBS",
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
     /// The report format (default `table`); `gradescope` and `classroom` need a folder holding exactly one submission.
     #[arg(long, value_enum, default_value_t = Format::Table)]

@@ -136,6 +136,42 @@ fn many_jobs_grade_like_few() {
     assert_eq!(scores(&report), scores(&cohort().report));
 }
 
+/// The default `--jobs` on a machine with many cores: `SALGRADE_JOBS`
+/// stands in for the core count (which a test cannot raise), and the whole
+/// cohort runs at once (one worker per student) with the same scores.
+#[test]
+fn the_default_jobs_on_a_many_core_machine_grade_like_few() {
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .env("SALGRADE_JOBS", "64")
+        .args(["grade", "--cases", CASES, "--out-dir"])
+        .arg(out.path())
+        .arg(fixtures().join("submissions"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap()).unwrap();
+    let scores = |r: &Value| -> Vec<(String, String)> {
+        let mut v: Vec<_> = r["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["student"].to_string(), s["score"].to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(scores(&report), scores(&cohort().report));
+    let bad = salgrade()
+        .env("SALGRADE_JOBS", "0")
+        .arg("grade")
+        .arg(fixtures().join("submissions"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr_of(&bad));
+}
+
 #[test]
 fn each_failure_class_gets_its_verdict() {
     fails_only("loop_willfinish", "willfinish", "timeout");
