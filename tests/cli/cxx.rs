@@ -533,6 +533,13 @@ const ORDINARY: &[&str] = &["correct", "last_dequeued", "py_correct"];
 /// Counts connections to 127.0.0.1:PORT for the rest of the test binary's
 /// life; `None` if the port is taken.
 fn listener() -> Option<Arc<AtomicUsize>> {
+    // One listener for the whole test binary: the tests that use it take
+    // turns, and a second bind of the port would find it taken.
+    static LISTENER: std::sync::OnceLock<Option<Arc<AtomicUsize>>> = std::sync::OnceLock::new();
+    LISTENER.get_or_init(listen).clone()
+}
+
+fn listen() -> Option<Arc<AtomicUsize>> {
     let listener = match TcpListener::bind(("127.0.0.1", PORT)) {
         Ok(l) => l,
         Err(e) => {
@@ -699,6 +706,25 @@ fn sandbox_zombies() -> BTreeSet<String> {
 
 #[test]
 fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
+    hostile_cpp(&["namespaces", "rlimit"]);
+}
+
+/// The same under bubblewrap: marked ignored, with the reason, where it
+/// cannot run (the build script probes it), rather than passing unrun.
+#[test]
+#[cfg_attr(
+    salgrade_no_bwrap,
+    ignore = "bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
+)]
+fn hostile_cpp_submissions_are_stopped_under_bwrap() {
+    assert!(
+        crate::bwrap_works(),
+        "bubblewrap stopped working since the build"
+    );
+    hostile_cpp(&["bwrap"]);
+}
+
+fn hostile_cpp(backends: &[&str]) {
     if !have_cxx() {
         return;
     }
@@ -707,13 +733,7 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
     let connections = listener();
     let dir = tempfile::tempdir().unwrap();
     let mut ran = Vec::new();
-    for backend in ["namespaces", "bwrap", "rlimit"] {
-        if backend == "bwrap" && !crate::bwrap_works() {
-            eprintln!(
-                "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
-            );
-            continue;
-        }
+    for &backend in backends {
         let here = dir.path().join(backend);
         std::fs::create_dir_all(&here).unwrap();
         let alone = grade_hostile(&here, &[], backend);
