@@ -135,6 +135,18 @@ pub(crate) trait Assignment: Sync {
         case: &'a Case,
         options: &'a Options,
     ) -> Box<dyn Iterator<Item = Case> + 'a>;
+    /// Whether a failure of one of `function`'s cases is in a call of
+    /// `function` itself (a scenario makes several calls); the case shown
+    /// for a function is one that is, when there is one.
+    fn fails_in_own_call(&self, _function: &str, _verdict: &Verdict) -> bool {
+        true
+    }
+    /// Whether a shrinking candidate's failure is the same failure as the
+    /// graded case's, so the counterexample shown keeps failing where the
+    /// case did: by default, the same verdict class.
+    fn same_failure(&self, original: &Verdict, candidate: &Verdict) -> bool {
+        original.kind == candidate.kind
+    }
     /// What the reference does on `case`, in lines of words, and the input
     /// drawn as text when it is small enough.
     fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>);
