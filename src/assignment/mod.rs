@@ -235,3 +235,54 @@ pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Optio
 pub(crate) fn hint(assignment: &dyn Assignment, kind: VerdictKind) -> &'static str {
     assignment.hint(kind).unwrap_or_else(|| kind.hint())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn call(assignment: &str, function: &str, input: serde_json::Value, l: Language) -> String {
+        let case = Case {
+            id: "x".to_owned(),
+            function: function.to_owned(),
+            label: String::new(),
+            input,
+            expected: json!(null),
+        };
+        by_id(assignment)
+            .unwrap()
+            .literal_call(&case, l)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn literal_calls_are_code_to_paste() {
+        let moves = json!({"move": [-1, 5, -1]});
+        let f = "get_min_dice_throws";
+        assert_eq!(
+            call("min-throws", f, moves.clone(), Language::Python),
+            "get_min_dice_throws([-1, 5, -1], 3)"
+        );
+        assert_eq!(
+            call("min-throws", f, moves, Language::Cpp),
+            "int move[] = {-1, 5, -1};\nget_min_dice_throws(move, 3);"
+        );
+        let board = json!({"board": [[-1, -1], [-1, 3]]});
+        assert_eq!(
+            call("leetcode909", "snakesAndLadders", board, Language::Python),
+            "Solution().snakesAndLadders([[-1, -1], [-1, 3]])"
+        );
+        let a48 = json!({"board": {"squares": 6, "snadders": [[5, 1]]}, "args": [1]});
+        assert_eq!(
+            call("a48", "willfinish", a48, Language::Python),
+            "willfinish(salb2salbLL(SALboard(6, {5: 1})), 1)"
+        );
+        let game = json!({"size": 7, "jumps": [[4, 6]], "players": 2, "finish": "bounce",
+            "calls": [{"call": "play", "args": [[2, 3], 4]}, {"call": "move", "args": [1, 6]}]});
+        assert_eq!(
+            call("game", "move", game, Language::Python),
+            "g = Game(7, {4: 6}, 2, \"bounce\")\ng.play([2, 3], 4)\ng.move(1, 6)"
+        );
+    }
+}

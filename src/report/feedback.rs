@@ -349,7 +349,7 @@ pub(super) fn clip(text: &str, max: usize) -> String {
     }
     let head: String = text.chars().take(max).collect();
     format!(
-        "{head} [... {} more characters; the whole case is in the JSON report, and `check` writes it to a case file]",
+        "{head} [... {} more characters; the whole case is in the JSON report]",
         n - max
     )
 }

@@ -87,6 +87,7 @@ fn submissions_that_map_to_one_student_keep_their_own_rows() {
     let mut files: Vec<String> = std::fs::read_dir(&feedback)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_lowercase())
+        .filter(|name| name.ends_with(".md"))
         .collect();
     files.sort();
     files.dedup();
