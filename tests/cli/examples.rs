@@ -18,7 +18,7 @@ fn workflows() -> Vec<(String, String)> {
 }
 
 #[test]
-fn workflows_install_the_released_wheel_with_a_token_that_can_read_it() {
+fn workflows_install_the_wheel_with_a_token_that_can_read_it() {
     for (path, text) in workflows() {
         let text: String = text
             .lines()
@@ -32,13 +32,17 @@ fn workflows_install_the_released_wheel_with_a_token_that_can_read_it() {
             "{path} checks out another repository"
         );
         assert!(!text.contains("cargo install"), "{path} builds salgrade");
+        // The wheel comes from a release (with a token that can read it)
+        // or from the repository itself (no token needed).
         let downloads = text.matches("gh release download").count();
-        assert!(downloads > 0, "{path} does not install the wheel");
         assert_eq!(
             text.matches("GH_TOKEN: ${{ secrets.SALGRADE_TOKEN").count(),
             downloads,
             "{path}: every download needs the token secret"
         );
-        assert!(text.contains("pipx install"), "{path}");
+        assert!(
+            text.contains("pipx install"),
+            "{path} does not install the wheel"
+        );
     }
 }
