@@ -81,11 +81,45 @@ impl Pointers {
 /// The assignment whose student file, in any of its languages, is named
 /// `name` (ignoring case, as discovery does).
 pub(crate) fn by_file_name(name: &str) -> Option<&'static dyn Assignment> {
+    by_name(name, |name, file| name == file)
+}
+
+/// The same, for a file as a Canvas flat download names it
+/// (`alice_solution.py`, `smithbob_12_34_min_throws-1.py`): looked for only
+/// where such downloads put files (the submissions folder itself, or the
+/// one file `check` is given), since `bob/test_solution.py` inside a
+/// student's folder is just a file of bob's.
+pub(crate) fn by_canvas_name(name: &str) -> Option<&'static dyn Assignment> {
+    by_name(name, names)
+}
+
+fn by_name(name: &str, matches: fn(&str, &str) -> bool) -> Option<&'static dyn Assignment> {
+    let name = name.to_lowercase();
     assignment::ALL.iter().copied().find(|a| {
         a.languages().iter().any(|&l| {
-            assignment::file_for(*a, l).is_some_and(|file| file.eq_ignore_ascii_case(name))
+            assignment::file_for(*a, l).is_some_and(|file| matches(&name, &file.to_lowercase()))
         })
     })
+}
+
+/// Whether the (lower-cased) `name` is `file`, or a Canvas download's name
+/// for it: `PREFIX_file`, with `-N` before the extension on a resubmission.
+fn names(name: &str, file: &str) -> bool {
+    if name == file {
+        return true;
+    }
+    let Some((stem, ext)) = file.rsplit_once('.') else {
+        return false;
+    };
+    let Some(rest) = name.strip_suffix(&format!(".{ext}")) else {
+        return false;
+    };
+    let rest = match rest.rsplit_once('-') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => rest,
+    };
+    rest.strip_suffix(stem)
+        .is_some_and(|prefix| prefix.len() > 1 && prefix.ends_with('_'))
 }
 
 /// The one assignment whose definitions `text` holds, if exactly one's do.
@@ -125,7 +159,7 @@ pub(crate) fn of_file(path: &Path) -> Pointers {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if let Some(a) = by_file_name(&name) {
+    if let Some(a) = by_canvas_name(&name) {
         pointers.add(a.id(), Clue::Name, path.to_owned());
     } else if let Some(a) = definitions_in(path) {
         pointers.add(a.id(), Clue::Definitions, path.to_owned());
@@ -154,7 +188,13 @@ pub(crate) fn of_folder(root: &Path) -> Pointers {
             continue;
         }
         let name = e.file_name().to_string_lossy();
-        if let Some(a) = by_file_name(&name) {
+        let flat = e.depth() == 1;
+        let by_name = if flat {
+            by_canvas_name(&name)
+        } else {
+            by_file_name(&name)
+        };
+        if let Some(a) = by_name {
             named.add(a.id(), Clue::Name, e.into_path());
         } else if is_source(&name) {
             others.push(e.into_path());
@@ -185,6 +225,16 @@ mod tests {
         assert_eq!(id("min_throws.cpp"), Some("min-throws"));
         assert_eq!(id("snakes_game.py"), Some("game"));
         assert_eq!(id("alice.py"), None);
+        let canvas = |n: &str| by_canvas_name(n).map(|a| a.id());
+        assert_eq!(id("alice_solution.py"), None);
+        assert_eq!(canvas("alice_solution.py"), Some("leetcode909"));
+        assert_eq!(
+            canvas("smithbob_12_34_min_throws-1.cpp"),
+            Some("min-throws")
+        );
+        assert_eq!(canvas("solution.py"), Some("leetcode909"));
+        assert_eq!(canvas("_solution.py"), None);
+        assert_eq!(canvas("resolution.py"), None);
     }
 
     #[test]
@@ -214,6 +264,8 @@ mod tests {
         assert_eq!((a.id(), clue), ("game", Clue::Name));
         write("carol/solution.py", "");
         write(".hidden/min_throws.py", "");
+        // A file of a student's that merely ends like another's name.
+        write("alice/test_min_throws.py", "");
         let found = of_folder(dir.path());
         assert!(found.single().is_none());
         assert_eq!(
@@ -234,5 +286,9 @@ mod tests {
         let found = of_folder(dir.path());
         let (a, clue, _) = found.single().unwrap();
         assert_eq!((a.id(), clue), ("min-throws", Clue::Definitions));
+        // A Canvas download names the assignment's file after the student's.
+        std::fs::write(dir.path().join("bob_12_34_snakes_game.py"), "").unwrap();
+        let (a, clue, _) = of_folder(dir.path()).single().unwrap();
+        assert_eq!((a.id(), clue), ("game", Clue::Name));
     }
 }
