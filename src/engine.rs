@@ -37,6 +37,13 @@ pub(crate) fn language_of(file: &Path) -> Option<Language> {
     Language::of_file(&file.file_name()?.to_string_lossy())
 }
 
+/// Whether a file holds nothing but white space (an empty submission is
+/// said once, not as every function missing). An unreadable file is not
+/// blank: reading it again reports why.
+fn is_blank(file: &Path) -> bool {
+    std::fs::read(file).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+}
+
 /// Whether C++ source defines a `main` of its own (a call `main(` after a
 /// non-identifier character is taken as one: a warning, never a verdict).
 fn defines_main(source: &str) -> bool {
@@ -96,7 +103,7 @@ impl DeadlinePolicy {
 }
 
 /// The generous deadline the model solution itself runs under.
-const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
+pub(crate) const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Everything shared by the students of one run. Only [`Engine::new`]
 /// makes one, and it calibrates: no engine exists without deadlines.
@@ -463,6 +470,61 @@ impl Engine {
 
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
+    /// Whether a recorded result (a journal entry) is one this run could
+    /// have produced: its cases are this run's, in order, and its scores are
+    /// what its verdicts earn under the rubric. A hand-edited score, or a
+    /// verdict changed without its score, fails here, naming the mismatch.
+    pub(crate) fn adds_up(&self, s: &StudentReport) -> Result<(), String> {
+        let cases = &self.case_file.cases;
+        let same_cases = s.cases.len() == cases.len()
+            && s.cases
+                .iter()
+                .zip(cases)
+                .all(|(r, c)| *r.case_id == *c.id && *r.function == *c.function);
+        if !same_cases {
+            return Err(format!(
+                "its {} case results are not this run's {} cases",
+                s.cases.len(),
+                cases.len()
+            ));
+        }
+        let offending = lint::offending_functions(&s.violations).len();
+        let tally = grading::score(self.assignment, &self.rubric, cases, &s.cases, offending);
+        let mut wrong = Vec::new();
+        for (what, recorded, earned) in [
+            ("score", s.score, tally.score),
+            ("maximum", s.max_score, tally.max_score),
+            ("penalty", s.penalty, tally.penalty),
+        ] {
+            if recorded != earned {
+                wrong.push(format!("{what} {recorded} where its cases earn {earned}"));
+            }
+        }
+        for (f, earned) in &tally.functions {
+            let recorded = s.functions.get(f);
+            let agrees = recorded.is_some_and(|r| {
+                (r.passed, r.total, r.points, r.max_points)
+                    == (
+                        earned.passed,
+                        earned.total,
+                        earned.points,
+                        earned.max_points,
+                    )
+            });
+            if !agrees {
+                wrong.push(format!("`{f}`'s tally is not what its cases earn"));
+            }
+        }
+        if s.functions.len() != tally.functions.len() {
+            wrong.push("its functions are not this assignment's".to_owned());
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("it does not add up: {}", wrong.join("; ")))
+        }
+    }
+
     pub(crate) fn grade(
         &self,
         sub: &Submission,
@@ -479,7 +541,16 @@ impl Engine {
         let mut violations = Vec::new();
         let mut rule_checked = false;
         let mut counterexamples = Vec::new();
-        let results = match (&sub.file, &sub.problem) {
+        let problem = sub.problem.clone().or_else(|| {
+            let file = sub.file.as_deref()?;
+            is_blank(file).then(|| {
+                format!(
+                    "your file `{}` is empty: submit the file with your code in it",
+                    rel.as_deref().unwrap_or_default()
+                )
+            })
+        });
+        let results = match (&sub.file, &problem) {
             (Some(file), None) => {
                 let source = std::fs::read(file)
                     .with_context(|| format!("cannot read `{}`", file.display()))?;
@@ -558,7 +629,7 @@ impl Engine {
                 warnings.push(why.clone());
                 let verdict = Verdict::detail(
                     VerdictKind::ImportFailed,
-                    format!("nothing was graded: {why}"),
+                    format!("{}{why}", crate::report::feedback::NOTHING_GRADED),
                 );
                 cases
                     .iter()

@@ -20,6 +20,7 @@ mod discover;
 mod engine;
 mod figure;
 mod grading;
+mod infer;
 mod journal;
 mod mistakes;
 mod outcome;

@@ -37,6 +37,10 @@ pub(crate) trait IntProblem: Sync {
     fn board(&self, input: &Self::Input) -> crate::figure::Board;
     /// How the function must be declared, in each language.
     fn signature(&self) -> &'static str;
+    /// The key the board has in a case's input (`board`, `move`).
+    fn board_key(&self) -> &'static str;
+    /// The call on `input` (a case's input JSON) as code in `language`.
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String>;
 }
 
 /// An [`IntProblem`] graded as an assignment.
@@ -243,6 +247,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         Some(crate::figure::Figure::Board(board))
     }
 
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        self.0.literal_call(&case.input, language)
+    }
+
     fn questions(&self) -> &'static [Question] {
         &[
             Question {
@@ -270,7 +278,16 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         if !args.is_empty() {
             return Err(format!("`{question}` takes no arguments"));
         }
-        let input = self.0.parse(input)?;
+        // The bare board (`[-1, 5, ...]`, `[[-1, -1], ...]`) is taken as
+        // well as the case file's input form.
+        let input = match (self.0.parse(input), input) {
+            (Ok(parsed), _) => parsed,
+            (Err(e), bare @ serde_json::Value::Array(_)) => self
+                .0
+                .parse(&serde_json::json!({ self.0.board_key(): bare }))
+                .map_err(|_| e)?,
+            (Err(e), _) => return Err(e),
+        };
         Ok(match question {
             "answer" => self.0.answer(&input).to_string(),
             "explain" => self.0.explain(&input).join("\n"),

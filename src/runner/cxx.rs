@@ -231,16 +231,34 @@ pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
     }
 }
 
-/// The first errors (any file: the harness's glue failing to compile means
-/// the student's file lacks what it needs) and the student's own warnings,
-/// each as `file:line:column: message`, at most [`MAX_DIAGNOSTICS`] each.
+/// The names of salgrade's own files in a build: never shown to a student,
+/// who did not write them and cannot open them.
+const GLUE_NAMES: [&str; 3] = [WRAPPER_NAME, ADAPTER_NAME, DRIVER_NAME];
+
+/// How an error in salgrade's glue is introduced: it is reported after the
+/// student's own, because its cause is nearly always in the student's file
+/// (an unclosed `{` there runs on into the glue included after it).
+const IN_THE_GLUE: &str = "in salgrade's code that is compiled after your file (the cause is usually in your file: an unclosed `{`, a missing `;`, or a function or class not declared as the handout gives)";
+
+/// `text` with the glue's file names replaced by words.
+fn without_glue_names(text: &str) -> String {
+    GLUE_NAMES.iter().fold(text.to_owned(), |t, name| {
+        t.replace(name, "salgrade's code")
+    })
+}
+
+/// The first errors, the student's file's first and then the glue's
+/// (whose name is never shown), and the student's own warnings, each as
+/// `file:line:column: message`, at most [`MAX_DIAGNOSTICS`] each.
 fn diagnostics_of(text: &str, student_file: &str) -> (Vec<String>, Vec<String>) {
-    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-    let mut more_errors = 0;
+    let (mut own, mut glue, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
+    // A note in the student's file (`to match this '{'`) is where an error
+    // the compiler found in the glue starts.
+    let mut own_note = None;
     for line in text.lines() {
         let Some((place, rest)) = split_place(line) else {
             if line.contains("undefined reference to") {
-                errors.push(format!("link: {}", line.trim()));
+                glue.push(format!("link: {}", without_glue_names(line.trim())));
             }
             continue;
         };
@@ -248,19 +266,34 @@ fn diagnostics_of(text: &str, student_file: &str) -> (Vec<String>, Vec<String>) 
             .strip_prefix("error: ")
             .or_else(|| rest.strip_prefix("fatal error: "))
         {
-            if errors.len() < MAX_DIAGNOSTICS {
-                errors.push(format!("{place}: {msg}"));
+            if GLUE_NAMES.iter().any(|g| place.starts_with(g)) {
+                // The cause is explained once, on the first.
+                let lead = if glue.is_empty() {
+                    IN_THE_GLUE
+                } else {
+                    "in salgrade's code"
+                };
+                glue.push(format!("{lead}: {}", without_glue_names(msg)));
             } else {
-                more_errors += 1;
+                own.push(format!("{place}: {}", without_glue_names(msg)));
+            }
+        } else if let Some(msg) = rest.strip_prefix("note: ") {
+            if place.starts_with(student_file) && own_note.is_none() {
+                own_note = Some(format!("{place}: {}", without_glue_names(msg)));
             }
         } else if let Some(msg) = rest.strip_prefix("warning: ") {
             if place.starts_with(student_file) && warnings.len() < MAX_DIAGNOSTICS {
-                warnings.push(format!("{place}: {msg}"));
+                warnings.push(format!("{place}: {}", without_glue_names(msg)));
             }
         }
     }
-    if more_errors > 0 {
-        errors.push(format!("... and {more_errors} more error(s)"));
+    if own.is_empty() && !glue.is_empty() {
+        own.extend(own_note);
+    }
+    let all = own.len() + glue.len();
+    let mut errors: Vec<String> = own.into_iter().chain(glue).take(MAX_DIAGNOSTICS).collect();
+    if all > errors.len() {
+        errors.push(format!("... and {} more error(s)", all - errors.len()));
     }
     (errors, warnings)
 }
@@ -282,7 +315,7 @@ fn first_lines(text: &str) -> String {
     if lines.is_empty() {
         "the compiler failed without a message".to_owned()
     } else {
-        lines.join("\n")
+        without_glue_names(&lines.join("\n"))
     }
 }
 
@@ -360,6 +393,30 @@ x.cpp:(.text+0x1): undefined reference to `foo(int)'
             "a.cpp:3:1: error: expected ';'"
         ));
         assert!(!out_of_time(Some(&death(Some(0), None)), ""));
+    }
+
+    #[test]
+    fn the_students_errors_come_first_and_the_glue_is_never_named() {
+        let text = "\
+In file included from _salgrade_student.cpp:9:
+solution.cpp: In member function 'int Solution::snakesAndLadders(std::vector<std::vector<int> >&)':
+_salgrade_student.cpp:14:1: error: expected '}' before 'void'
+solution.cpp:7:20: error: expected ';' before 'return'
+_salgrade_adapter.cpp:3:2: error: 'salgrade_snakes_and_ladders' was not declared
+";
+        let (errors, _) = diagnostics_of(text, "solution.cpp");
+        assert_eq!(errors[0], "solution.cpp:7:20: expected ';' before 'return'");
+        assert!(errors[1].starts_with("in salgrade's code"), "{errors:?}");
+        assert_eq!(errors.len(), 3);
+        let unclosed = "\
+snakes_game.cpp:4:12: note: to match this '{'
+_salgrade_student.cpp:30:1: error: expected '}' at end of input
+";
+        let (errors, _) = diagnostics_of(unclosed, "snakes_game.cpp");
+        assert_eq!(errors[0], "snakes_game.cpp:4:12: to match this '{'");
+        for e in &errors {
+            assert!(!e.contains("_salgrade"), "{e}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod check;
 mod clusters;
 mod consumers;
 mod cxx;
+mod examples;
 mod fairness;
 mod formats;
 mod game;

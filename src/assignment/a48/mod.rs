@@ -567,6 +567,31 @@ impl Assignment for A48 {
         })
     }
 
+    /// The call in Python, with the board built by the course's `SALboard`
+    /// (and, for the functions that take a list, the student's own
+    /// `salb2salbLL`, as the handout's examples do).
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        if language != Language::Python {
+            return None;
+        }
+        let input = input_of(case)?;
+        let board = &input.board;
+        let snadders: Vec<String> = board
+            .pairs()
+            .iter()
+            .map(|(s, d)| format!("{s}: {d}"))
+            .collect();
+        let made = format!("SALboard({}, {{{}}})", board.squares(), snadders.join(", "));
+        let first = if case.function == "salb2salbLL" {
+            made
+        } else {
+            format!("salb2salbLL({made})")
+        };
+        let mut args = vec![first];
+        args.extend(input.args.iter().map(ToString::to_string));
+        Some(format!("{}({})", case.function, args.join(", ")))
+    }
+
     fn questions(&self) -> &'static [Question] {
         reference_questions::QUESTIONS
     }

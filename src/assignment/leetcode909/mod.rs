@@ -122,6 +122,37 @@ impl IntProblem for LeetCode909 {
         }
     }
 
+    fn board_key(&self) -> &'static str {
+        "board"
+    }
+
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
+        let rows = input.get("board")?.as_array()?;
+        let row = |r: &serde_json::Value, open: &str, close: &str| -> Option<String> {
+            let cells: Vec<String> = r
+                .as_array()?
+                .iter()
+                .map(|c| c.as_i64().map(|c| c.to_string()))
+                .collect::<Option<_>>()?;
+            Some(format!("{open}{}{close}", cells.join(", ")))
+        };
+        let (open, close) = match language {
+            Language::Python => ("[", "]"),
+            Language::Cpp => ("{", "}"),
+        };
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|r| row(r, open, close))
+            .collect::<Option<_>>()?;
+        let board = format!("{open}{}{close}", rows.join(", "));
+        Some(match language {
+            Language::Python => format!("Solution().snakesAndLadders({board})"),
+            Language::Cpp => {
+                format!("vector<vector<int>> board = {board};\nSolution().snakesAndLadders(board);")
+            }
+        })
+    }
+
     fn signature(&self) -> &'static str {
         "`class Solution` with Python `def snakesAndLadders(self, board)`, C++ `public: int snakesAndLadders(vector<vector<int>>& board)`"
     }

@@ -123,6 +123,28 @@ impl IntProblem for MinThrows {
         }
     }
 
+    fn board_key(&self) -> &'static str {
+        "move"
+    }
+
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
+        let cells: Vec<String> = input
+            .get("move")?
+            .as_array()?
+            .iter()
+            .map(|c| c.as_i64().map(|c| c.to_string()))
+            .collect::<Option<_>>()?;
+        let n = cells.len();
+        let cells = cells.join(", ");
+        Some(match language {
+            Language::Python => format!("{}([{cells}], {n})", reference::FUNCTION),
+            Language::Cpp => format!(
+                "int move[] = {{{cells}}};\n{}(move, {n});",
+                reference::FUNCTION
+            ),
+        })
+    }
+
     fn signature(&self) -> &'static str {
         "Python `def get_min_dice_throws(move, n)` (or `getMinDiceThrows`); C++ `int get_min_dice_throws(int move[], int N)` (or `getMinDiceThrows`), not `static`"
     }
