@@ -1236,7 +1236,10 @@ mod tests {
     /// deadlines (at the largest model time calibration allows), the
     /// shrinking budget's end, and the other durations.
     fn settings_used(run: &RunArgs) {
-        let slowest = engine::CALIBRATION_DEADLINE;
+        let slowest = engine::Measured {
+            cpu: engine::CALIBRATION_DEADLINE,
+            wall: engine::CALIBRATION_DEADLINE,
+        };
         let d = policy(run).deadline(slowest, slowest);
         let now = std::time::Instant::now();
         let _ = now + d.cpu + d.wall + Duration::from_millis(run.shrink_ms);
