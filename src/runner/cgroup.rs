@@ -383,6 +383,28 @@ impl SlotGroup {
         super::unix::reap_pids(&orphans);
     }
 
+    /// How many tasks (processes and threads) the slot holds now, as its
+    /// `pids` controller counts them (a task is counted until it is reaped).
+    pub(crate) fn tasks(&self) -> Option<u64> {
+        fs::read_to_string(self.dirs[0].join("pids.current"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Kills whatever is left in the slot and waits, briefly, until its
+    /// `pids` count is zero: the slot is empty before it is reused (in
+    /// salgrade's namespaces a session's end leaves the slot's cgroup
+    /// alone, and a dying namespace's tasks still count for a moment).
+    pub(crate) fn empty(&self) {
+        self.kill_all(None);
+        let until = Instant::now() + Duration::from_millis(500);
+        while self.tasks().is_some_and(|n| n > 0) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// How many processes the kernel has killed for the memory limit so far.
     pub(crate) fn oom_kills(&self) -> u64 {
         let Some(dir) = &self.memory_dir else {

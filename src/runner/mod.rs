@@ -245,7 +245,21 @@ impl<'a> SubmissionRunner<'a> {
                 let Some(compiler) = &cfg.cxx else {
                     return Err(SessionError::NoCompiler);
                 };
-                match cxx::build(cfg, compiler, h, source, slot)? {
+                let built = match cxx::build(cfg, compiler, h, source, slot) {
+                    Err(e) if e.is_students() => {
+                        runner.broken = Some(ImportProblem::Died {
+                            death: crate::outcome::Death {
+                                code: None,
+                                signal: None,
+                                note: Some(e.to_string()),
+                                memory: false,
+                            },
+                        });
+                        return Ok(runner);
+                    }
+                    other => other?,
+                };
+                match built {
                     Ok(built) => {
                         runner.build_warnings = built.warnings;
                         runner.prepared = Prepared::Compiled {
@@ -352,7 +366,13 @@ impl<'a> SubmissionRunner<'a> {
                 && self.spare.is_none()
                 && self.cfg.sandbox == SandboxKind::Namespaces
             {
-                self.spare = launch(self.cfg, &self.prepared, self.slot, None)?;
+                // A spare that cannot start (the running session fills the
+                // slot) is simply not there.
+                self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true) {
+                    Ok(spare) => spare,
+                    Err(e) if e.is_students() => None,
+                    Err(e) => return Err(e),
+                };
             }
             let Some((session, _)) = self.current.as_mut() else {
                 unreachable!("started above")
@@ -421,7 +441,20 @@ impl<'a> SubmissionRunner<'a> {
         let lint = self.lint.take();
         let booted = match self.spare.take() {
             Some(spare) => Some(spare),
-            None => launch(self.cfg, &self.prepared, self.slot, lint.as_deref())?,
+            None => match launch(self.cfg, &self.prepared, self.slot, lint.as_deref(), false) {
+                Ok(booted) => booted,
+                Err(e) if e.is_students() => {
+                    return Ok(Err(ImportProblem::Died {
+                        death: crate::outcome::Death {
+                            code: None,
+                            signal: None,
+                            note: Some(e.to_string()),
+                            memory: false,
+                        },
+                    }));
+                }
+                Err(e) => return Err(e),
+            },
         };
         let Some(booted) = booted else {
             return Err(SessionError::NothingToRun);
@@ -470,13 +503,20 @@ impl<'a> SubmissionRunner<'a> {
 type Ready = (Session, BTreeMap<String, bool>);
 
 /// Starts a session of the prepared submission (without waiting for it);
-/// `None` when nothing can run. `lint`: the rule check the driver runs first.
+/// `None` when nothing can run. `lint`: the rule check the driver runs first;
+/// `spare`: it starts beside the submission's running session.
 fn launch(
     cfg: &RunnerConfig,
     prepared: &Prepared<'_>,
     slot: usize,
     lint: Option<&str>,
+    spare: bool,
 ) -> Result<Option<Session>, SessionError> {
+    let spawn = if spare {
+        Session::spawn_spare
+    } else {
+        Session::spawn
+    };
     let session = match prepared {
         Prepared::Python {
             student_file,
@@ -487,7 +527,7 @@ fn launch(
             let program = cfg
                 .python
                 .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
-            Session::spawn(cfg, files, &program, slot)?
+            spawn(cfg, files, &program, slot)?
         }
         Prepared::Compiled { program } => {
             let files = [SessionFile {
@@ -495,7 +535,7 @@ fn launch(
                 contents: program,
                 executable: true,
             }];
-            Session::spawn(cfg, &files, &cxx::program(cfg), slot)?
+            spawn(cfg, &files, &cxx::program(cfg), slot)?
         }
         Prepared::Nothing => return Ok(None),
     };

@@ -67,7 +67,27 @@ pub(crate) enum SessionError {
         #[source]
         source: std::io::Error,
     },
+    /// The student's own processes still fill the slot's task limit, so no
+    /// new process of theirs could start: the student's failure, not the
+    /// run's (see [`SessionError::is_students`]).
+    #[error(
+        "could not start a new process: the submission's {tasks} processes and threads still fill its limit"
+    )]
+    SlotFull { tasks: u64 },
 }
+
+impl SessionError {
+    /// Whether the failure is confined to the student's own session, so
+    /// that it becomes their verdict and the run goes on.
+    pub(crate) fn is_students(&self) -> bool {
+        matches!(self, SessionError::SlotFull { .. })
+    }
+}
+
+/// How long a start that fails for want of a task (EAGAIN: the slot's
+/// `pids` limit, or the slot uid's RLIMIT_NPROC) is retried: a dying
+/// namespace's tasks are counted until they are reaped.
+const SPAWN_PATIENCE: Duration = Duration::from_secs(3);
 
 /// How starting a session went.
 #[derive(Debug)]
@@ -372,6 +392,27 @@ impl Session {
         program: &Program<'_>,
         slot: usize,
     ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Nothing)
+    }
+
+    /// Starts a program beside a live session of the same submission in
+    /// its slot (a spare): the slot is not emptied first.
+    pub(crate) fn spawn_spare(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Live)
+    }
+
+    fn spawn_in(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+        beside: Beside,
+    ) -> Result<Session, SessionError> {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::Builder::new()
             .prefix("salgrade-")
@@ -401,6 +442,9 @@ impl Session {
             Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
             None => Vec::new(),
         };
+        if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
+            group.empty();
+        }
         let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         // The folder stays 0700: only the identity the student runs as (the
         // slot's uid, or salgrade's own) may enter it, so concurrently graded
@@ -422,11 +466,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let program = launch.command.get_program().to_string_lossy().into_owned();
-        let mut child = launch
-            .command
-            .spawn()
-            .map_err(|source| SessionError::Spawn { program, source })?;
+        let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref())?;
         drop(req_read);
         drop(resp_write);
         let group = Group(child.id() as i32);
@@ -671,6 +711,43 @@ impl Drop for Session {
 enum Waited {
     TimedOut,
     Died(Death),
+}
+
+/// What else of the submission may be running in the slot when a session
+/// starts.
+#[derive(Clone, Copy)]
+enum Beside {
+    Nothing,
+    Live,
+}
+
+/// Spawns `command`, waiting and retrying while the system refuses a new
+/// task (EAGAIN). A refusal that outlasts [`SPAWN_PATIENCE`] while the
+/// slot's cgroup still holds tasks is the student's (their own processes
+/// fill it); otherwise it is the harness's.
+fn spawn_patiently(
+    command: &mut std::process::Command,
+    cgroup: Option<&SlotGroup>,
+) -> Result<Child, SessionError> {
+    let until = Instant::now() + SPAWN_PATIENCE;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match command.spawn() {
+            Ok(child) => return Ok(child),
+            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            Err(source) => {
+                let tasks = cgroup.and_then(SlotGroup::tasks).unwrap_or(0);
+                if source.raw_os_error() == Some(nix::libc::EAGAIN) && tasks > 0 {
+                    return Err(SessionError::SlotFull { tasks });
+                }
+                let program = command.get_program().to_string_lossy().into_owned();
+                return Err(SessionError::Spawn { program, source });
+            }
+        }
+    }
 }
 
 fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {

@@ -11,6 +11,7 @@ mod formats;
 mod game;
 mod generate;
 mod grade;
+mod hostile;
 mod isolation;
 mod lint;
 mod reference;
