@@ -17,7 +17,7 @@ const SEED: &str = "7318240563";
 const INHERITED: &str = "INHERITED-SECRET-5d1f";
 
 /// The attacks of this round, one folder each.
-const ATTACKS: &[&str] = &["fills_task_limit"];
+const ATTACKS: &[&str] = &["fills_task_limit", "reads_init"];
 
 /// A small case file: the first `per_function` cases of each function.
 fn small_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
@@ -35,9 +35,31 @@ fn small_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
         }
     }
     file["cases"] = Value::Array(kept);
-    let path = dir.join("cases.json");
+    // The path names the seed: a grader's command line that reached a
+    // student would show it.
+    let path = dir.join(format!("cases-{SEED}.json"));
     std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
     path
+}
+
+/// A copy of the system's interpreter below a folder only root may enter:
+/// salgrade then runs Python as root mapped into a user namespace (no uid
+/// per slot), the mode in which the sandbox's PID 1 is most exposed.
+/// `None` when not root or there is no `/usr/bin/python3`.
+fn private_interpreter(dir: &Path) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let root = crate::field(&crate::status_of("self")?, "Uid:") == "0";
+    let real = std::fs::canonicalize("/usr/bin/python3").ok()?;
+    if !root {
+        return None;
+    }
+    let private = dir.join("private");
+    std::fs::create_dir_all(private.join("bin")).ok()?;
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).ok()?;
+    let copy = private.join("bin/python3");
+    std::fs::copy(real, &copy).ok()?;
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o700)).ok()?;
+    Some(copy)
 }
 
 /// Each case's verdict of `function` (every function with `"*"`).
@@ -59,16 +81,23 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     let cases = small_cases(dir.path(), 3);
     let out_dir = dir.path().join("out");
     let feedback = dir.path().join("feedback");
-    let out = salgrade()
-        .args([
-            "grade",
-            "--format",
-            "json",
-            "--shrink-ms",
-            "0",
-            "--jobs",
-            "2",
-        ])
+    let mut cmd = salgrade();
+    cmd.env("SALGRADE_TEST_SECRET", INHERITED).args([
+        "grade",
+        "--format",
+        "json",
+        "--shrink-ms",
+        "0",
+        "--jobs",
+        "2",
+    ]);
+    match private_interpreter(dir.path()) {
+        Some(python) => {
+            cmd.arg("--python").arg(python);
+        }
+        None => eprintln!("note: not root: Python runs as the slot's own user"),
+    }
+    let out = cmd
         .arg("--cases-file")
         .arg(&cases)
         .arg("--out-dir")
@@ -99,6 +128,21 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         for (v, detail) in verdicts(&report, "fills_task_limit", f) {
             assert_eq!(v, "pass", "{f}: {detail}");
         }
+    }
+
+    // 2, 3: the sandbox's PID 1 is a fresh image with nothing of the
+    // grader: its command line is its role, its environment empty, and
+    // its memory holds no grader argument.
+    for (v, detail) in verdicts(&report, "reads_init", "whowins") {
+        assert_eq!(v, "exception", "{detail}");
+        assert!(
+            detail.contains("cmdline=salgrade-sandbox-init "),
+            "{detail}"
+        );
+        assert!(
+            !detail.contains("--seed") && !detail.contains("cases-"),
+            "{detail}"
+        );
     }
 
     // No secret of the grader in anything a student can be shown.
