@@ -11,13 +11,95 @@ use serde_json::Value;
 use crate::grade::{copy_dir, student};
 use crate::{fixtures, salgrade, stderr_of};
 
+/// A graded run: its report, its feedback and what it printed.
+struct Run {
+    report: Value,
+    /// Everything a student can be shown: their report entries and
+    /// their feedback files.
+    shown: String,
+    stderr: String,
+}
+
+/// Grades `subs` as salgrade's parent would start it with a secret file
+/// (mode 0600) open on fd 9, and the secret in its environment.
+fn run(dir: &Path, subs: &Path, args: &[&str], python: Option<&Path>) -> Run {
+    use std::os::unix::fs::PermissionsExt;
+    let secret = dir.join("secret");
+    std::fs::write(&secret, INHERITED).unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out_dir = dir.join("out");
+    let feedback = dir.join("feedback");
+    let _ = std::fs::remove_dir_all(&feedback);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(r#"exec "$0" "$@" 9<"$SECRET_FILE""#)
+        .arg(assert_cmd::cargo::cargo_bin("salgrade"))
+        .env("SECRET_FILE", &secret)
+        .env("SALGRADE_TEST_SECRET", INHERITED)
+        .env_remove("RUST_LOG")
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "--shrink-ms",
+            "0",
+            "--jobs",
+            "2",
+        ])
+        .args(args);
+    if let Some(python) = python {
+        cmd.arg("--python").arg(python);
+    }
+    let out = cmd
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .arg("--feedback")
+        .arg(&feedback)
+        .arg(subs)
+        .output()
+        .unwrap();
+    let stderr = stderr_of(&out);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "exit {:?}: {stderr}",
+        out.status.code()
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut shown: String = report["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    for e in walkdir::WalkDir::new(&feedback).into_iter().flatten() {
+        if e.file_type().is_file() {
+            shown.push_str(&String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()));
+        }
+    }
+    Run {
+        report,
+        shown,
+        stderr,
+    }
+}
+
+/// No secret of the grader in anything a student can be shown.
+#[track_caller]
+fn assert_no_secret(run: &Run) {
+    for secret in [SEED, INHERITED] {
+        assert!(!run.shown.contains(secret), "`{secret}` reached a student");
+    }
+}
+
 /// The seed of the graded run: a secret the students must never see.
 const SEED: &str = "7318240563";
 /// What salgrade's parent left open on fd 9, readable only by root.
 const INHERITED: &str = "INHERITED-SECRET-5d1f";
 
 /// The attacks of this round, one folder each.
-const ATTACKS: &[&str] = &["fills_task_limit", "reads_init"];
+const ATTACKS: &[&str] = &["fills_task_limit", "reads_init", "reads_inherited_fd"];
+/// The C++ attacks (on `min-throws`), graded in a second run.
+const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
 
 /// A small case file: the first `per_function` cases of each function.
 fn small_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
@@ -79,53 +161,30 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     copy_dir(&fixtures().join("hostile"), &subs, ATTACKS);
     copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
     let cases = small_cases(dir.path(), 3);
-    let out_dir = dir.path().join("out");
-    let feedback = dir.path().join("feedback");
-    let mut cmd = salgrade();
-    cmd.env("SALGRADE_TEST_SECRET", INHERITED).args([
-        "grade",
-        "--format",
-        "json",
-        "--shrink-ms",
-        "0",
-        "--jobs",
-        "2",
-    ]);
-    match private_interpreter(dir.path()) {
-        Some(python) => {
-            cmd.arg("--python").arg(python);
-        }
-        None => eprintln!("note: not root: Python runs as the slot's own user"),
+    let python = private_interpreter(dir.path());
+    if python.is_none() {
+        eprintln!("note: not root: Python runs as the slot's own user");
     }
-    let out = cmd
-        .arg("--cases-file")
-        .arg(&cases)
-        .arg("--out-dir")
-        .arg(&out_dir)
-        .arg("--feedback")
-        .arg(&feedback)
-        .arg(&subs)
-        .output()
-        .unwrap();
-    let stderr = stderr_of(&out);
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "exit {:?}: {stderr}",
-        out.status.code()
+    let cases_arg = cases.to_string_lossy().into_owned();
+    let graded = run(
+        dir.path(),
+        &subs,
+        &["--cases-file", &cases_arg],
+        python.as_deref(),
     );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (report, stderr) = (&graded.report, &graded.stderr);
 
     // The honest student, graded beside every attack: full marks.
-    assert_eq!(student(&report, "correct")["score"], 100.0, "{stderr}");
+    assert_eq!(student(report, "correct")["score"], 100.0, "{stderr}");
 
     // 1: the slot's task limit filled, then a spin: willfinish fails (its
     // restarts find the slot emptied), everything else passes.
-    for (v, detail) in verdicts(&report, "fills_task_limit", "willfinish") {
+    for (v, detail) in verdicts(report, "fills_task_limit", "willfinish") {
         assert_ne!(v, "pass", "{detail}");
         assert_ne!(v, "harness_error", "{detail}");
     }
     for f in ["salb2salbLL", "whowins", "dualboard"] {
-        for (v, detail) in verdicts(&report, "fills_task_limit", f) {
+        for (v, detail) in verdicts(report, "fills_task_limit", f) {
             assert_eq!(v, "pass", "{f}: {detail}");
         }
     }
@@ -133,7 +192,7 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     // 2, 3: the sandbox's PID 1 is a fresh image with nothing of the
     // grader: its command line is its role, its environment empty, and
     // its memory holds no grader argument.
-    for (v, detail) in verdicts(&report, "reads_init", "whowins") {
+    for (v, detail) in verdicts(report, "reads_init", "whowins") {
         assert_eq!(v, "exception", "{detail}");
         assert!(
             detail.contains("cmdline=salgrade-sandbox-init "),
@@ -145,19 +204,40 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         );
     }
 
-    // No secret of the grader in anything a student can be shown.
-    let mut shown: String = report["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(Value::to_string)
-        .collect();
-    for e in walkdir::WalkDir::new(&feedback).into_iter().flatten() {
-        if e.file_type().is_file() {
-            shown.push_str(&String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()));
-        }
+    // 4: nothing salgrade inherited reaches the program.
+    for (v, detail) in verdicts(report, "reads_inherited_fd", "*") {
+        assert_eq!(v, "pass", "{detail}");
     }
-    for secret in [SEED, INHERITED] {
-        assert!(!shown.contains(secret), "`{secret}` reached a report");
+
+    assert_no_secret(&graded);
+}
+
+#[test]
+fn second_round_cpp_attacks_are_graded_beside_an_honest_student() {
+    if !crate::cxx::have_cxx() {
+        return;
     }
+    let _turn = crate::one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(&fixtures().join("hostile-cpp"), &subs, CPP_ATTACKS);
+    copy_dir(&fixtures().join("min-throws/cpp"), &subs, &["correct"]);
+    let graded = run(
+        dir.path(),
+        &subs,
+        &["--assignment", "min-throws", "--cases", "2", "--seed", SEED],
+        None,
+    );
+    let (report, stderr) = (&graded.report, &graded.stderr);
+    assert_eq!(
+        student(report, "correct")["score"],
+        student(report, "correct")["max_score"],
+        "{stderr}"
+    );
+    // 4: neither the compiler (its `#include "/proc/self/fd/9"`) nor the
+    // program finds fd 9 open: it builds, and every case passes.
+    for (v, detail) in verdicts(report, "reads_inherited_fd", "*") {
+        assert_eq!(v, "pass", "{detail}");
+    }
+    assert_no_secret(&graded);
 }
