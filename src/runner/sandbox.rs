@@ -461,7 +461,7 @@ fn probe_namespaces() -> Result<(), String> {
         &w,
         launch.limits,
         launch.identity,
-        [None, None],
+        [None, None, None],
         launch.confine.take(),
     );
     let status = launch

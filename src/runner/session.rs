@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::capture::{self, Captured, Shared};
-use super::cgroup::{Cgroups, SlotGroup};
+use super::cgroup::{Cgroups, CpuFormat, SessionGroup, SlotGroup};
 use super::protocol::{self, Message, Request};
 use super::sandbox::{self, Limits, Program, Python, SandboxKind};
 use super::unix::{self, Group};
@@ -123,10 +123,18 @@ pub(crate) enum CallEnd {
     Died(Death),
 }
 
-/// The CPU time the student's program has used: its
-/// `/proc/PID/schedstat`, kept open and read from the start each time
-/// (nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
-struct CpuClock(std::fs::File);
+/// The CPU time the student's program has used, from a file kept open and
+/// read from the start each time: its session cgroup's (every thread and
+/// child of the session counted, the ones that exited too), or, without
+/// one, the program's own `/proc/PID/schedstat` (its main thread only;
+/// nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
+struct CpuClock(std::fs::File, ClockKind);
+
+#[derive(Clone, Copy)]
+enum ClockKind {
+    Schedstat,
+    Cgroup(CpuFormat),
+}
 
 impl CpuClock {
     /// The clock of the program `depth` levels below `pid` (the sandbox's
@@ -145,16 +153,26 @@ impl CpuClock {
             }
         }
         let clock = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
-        Some((CpuClock(clock), inner))
+        Some((CpuClock(clock, ClockKind::Schedstat), inner))
+    }
+
+    fn of_group(group: &SessionGroup) -> Option<CpuClock> {
+        let (file, format) = group.cpu_file()?;
+        Some(CpuClock(file, ClockKind::Cgroup(format)))
     }
 
     fn read(&self) -> Option<Duration> {
         use std::os::unix::fs::FileExt;
-        let mut buf = [0u8; 128];
+        let mut buf = [0u8; 512];
         let n = self.0.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(&buf[..n]).ok()?;
-        let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-        Some(Duration::from_nanos(ns))
+        match self.1 {
+            ClockKind::Schedstat => {
+                let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+                Some(Duration::from_nanos(ns))
+            }
+            ClockKind::Cgroup(format) => format.parse(text),
+        }
     }
 }
 
@@ -254,6 +272,10 @@ pub(crate) struct Session {
     sweep_uid: Option<u32>,
     sandbox: SandboxKind,
     cgroup: Option<SlotGroup>,
+    /// The session's own cgroup, its CPU clock (returned to `cgroups` at
+    /// the end).
+    cpu_group: Option<SessionGroup>,
+    cgroups: Option<std::sync::Arc<Cgroups>>,
     oom_baseline: u64,
     finished: bool,
     spawned: Instant,
@@ -325,7 +347,7 @@ impl Session {
                         SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
                     };
                     if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
-                        session.cpu = Some(clock);
+                        session.cpu.get_or_insert(clock);
                         session.inner = inner;
                     }
                     Started::Ready { functions }
@@ -438,10 +460,19 @@ impl Session {
             }
             _ => None,
         };
-        let join = match &cgroup {
+        let mut join = match &cgroup {
             Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
             None => Vec::new(),
         };
+        // The session's own cgroup last: on v2 it lies below the slot's, and
+        // a process is where it was written last.
+        let cpu_group = match &cfg.cgroups {
+            Some(c) if cgroup.is_some() => c.session(slot),
+            _ => None,
+        };
+        if let Some(g) = &cpu_group {
+            join.push(g.join_fd().map_err(SessionError::Cgroup)?);
+        }
         if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
             group.empty();
         }
@@ -458,7 +489,7 @@ impl Session {
             &resp_write,
             launch.limits,
             launch.identity,
-            [join.first(), join.get(1)],
+            [join.first(), join.get(1), join.get(2)],
             launch.confine.take(),
         );
         launch
@@ -495,10 +526,12 @@ impl Session {
             sweep_uid: launch.sweep_uid,
             sandbox: cfg.sandbox,
             cgroup,
+            cpu: cpu_group.as_ref().and_then(CpuClock::of_group),
+            cpu_group,
+            cgroups: cfg.cgroups.clone(),
             oom_baseline,
             finished: false,
             spawned: Instant::now(),
-            cpu: None,
             inner: Vec::new(),
             linted: None,
             dir,
@@ -560,11 +593,19 @@ impl Session {
             match self.next_message(wait) {
                 Ok(text) => {
                     return match Message::parse(&text) {
-                        Ok(message) => CallEnd::Answered {
-                            message,
-                            wall: start.elapsed(),
-                            cpu: used(self),
-                        },
+                        Ok(message) => {
+                            let (wall, cpu) = (start.elapsed(), used(self));
+                            // Work spread over threads or children can pass
+                            // the CPU deadline between two readings. Only
+                            // tasks in parallel use CPU time faster than
+                            // wall time, so an answer that did both is a
+                            // timeout; a single thread's is never judged so.
+                            if cpu.is_some_and(|c| c > deadline.cpu && c > wall) {
+                                self.end();
+                                return CallEnd::TimedOut { cpu: true };
+                            }
+                            CallEnd::Answered { message, wall, cpu }
+                        }
                         Err(e) => CallEnd::Died(
                             self.kill_with_note(format!("sent a malformed answer: {e}")),
                         ),
@@ -685,6 +726,9 @@ impl Session {
                 // Known since the program was found: no need to scan /proc.
                 unix::reap_pids(&self.inner);
             }
+        }
+        if let (Some(group), Some(cgroups)) = (self.cpu_group.take(), &self.cgroups) {
+            cgroups.release(group);
         }
     }
 

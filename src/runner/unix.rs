@@ -124,7 +124,7 @@ pub(crate) fn prepare(
     response: &OwnedFd,
     limits: Option<ChildLimits>,
     identity: Option<Identity>,
-    join: [Option<&OwnedFd>; 2],
+    join: [Option<&OwnedFd>; 3],
     confine: Option<Plan>,
 ) {
     let request = request.as_raw_fd();

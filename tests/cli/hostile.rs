@@ -97,7 +97,12 @@ const SEED: &str = "7318240563";
 const INHERITED: &str = "INHERITED-SECRET-5d1f";
 
 /// The attacks of this round, one folder each.
-const ATTACKS: &[&str] = &["fills_task_limit", "reads_init", "reads_inherited_fd"];
+const ATTACKS: &[&str] = &[
+    "fills_task_limit",
+    "reads_init",
+    "reads_inherited_fd",
+    "cpu_elsewhere",
+];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
 
@@ -207,6 +212,19 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     // 4: nothing salgrade inherited reaches the program.
     for (v, detail) in verdicts(report, "reads_inherited_fd", "*") {
         assert_eq!(v, "pass", "{detail}");
+    }
+
+    // 6: CPU time burnt in a worker thread (willfinish) or a forked child
+    // (whowins) counts: both time out; the rest passes.
+    for f in ["willfinish", "whowins"] {
+        for (v, detail) in verdicts(report, "cpu_elsewhere", f) {
+            assert_eq!(v, "timeout", "{f}: {detail}");
+        }
+    }
+    for f in ["salb2salbLL", "dualboard"] {
+        for (v, detail) in verdicts(report, "cpu_elsewhere", f) {
+            assert_eq!(v, "pass", "{f}: {detail}");
+        }
     }
 
     assert_no_secret(&graded);
