@@ -150,6 +150,7 @@ pub(crate) fn build(
         binds: Vec::new(),
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
+        keeps_output: true,
     };
     let run = Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)?;
     let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
@@ -187,6 +188,7 @@ pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
         binds: Vec::new(),
         drop_privileges: cfg.drop_compiled,
         limits: cfg.limits,
+        keeps_output: false,
     }
 }
 

@@ -450,6 +450,52 @@ fn build_root(plan: &Plan) -> io::Result<()> {
                 MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
                 none,
             )?,
+            Step::Overlay {
+                lower,
+                upper,
+                work,
+                to,
+                options,
+                owner,
+            } => {
+                for dir in [upper, work] {
+                    match mkdir(dir.as_c_str(), Mode::from_bits_truncate(0o700)) {
+                        Ok(()) | Err(Errno::EEXIST) => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                if let Some((uid, gid)) = owner {
+                    nix::unistd::chown(
+                        upper.as_c_str(),
+                        Some(Uid::from_raw(*uid)),
+                        Some(Gid::from_raw(*gid)),
+                    )?;
+                }
+                let layered = mount(
+                    Some(c"overlay"),
+                    to.as_c_str(),
+                    Some(c"overlay"),
+                    MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+                    Some(options.as_c_str()),
+                );
+                if layered.is_err() {
+                    // No overlay here (an old kernel, an odd path): the
+                    // folder itself, as before, with RLIMIT_FSIZE only.
+                    mount(
+                        Some(lower.as_c_str()),
+                        to.as_c_str(),
+                        none,
+                        MsFlags::MS_BIND | MsFlags::MS_REC,
+                        none,
+                    )?;
+                    let flags = MsFlags::MS_BIND
+                        | MsFlags::MS_REMOUNT
+                        | MsFlags::MS_NOSUID
+                        | MsFlags::MS_NODEV
+                        | kept_flags(to)?;
+                    mount(none, to.as_c_str(), none, flags, none)?;
+                }
+            }
             Step::Symlink { target, link } => {
                 match symlinkat(target.as_c_str(), AT_FDCWD, link.as_c_str()) {
                     Ok(()) | Err(Errno::EEXIST) => {}

@@ -102,6 +102,7 @@ const ATTACKS: &[&str] = &[
     "reads_init",
     "reads_inherited_fd",
     "cpu_elsewhere",
+    "fills_disk",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -225,6 +226,13 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         for (v, detail) in verdicts(report, "cpu_elsewhere", f) {
             assert_eq!(v, "pass", "{f}: {detail}");
         }
+    }
+
+    // 7: the folder's writes fill the session's own scratch space: the
+    // student's `No space left on device`, never the host's disk.
+    for (v, detail) in verdicts(report, "fills_disk", "whowins") {
+        assert_eq!(v, "exception", "{detail}");
+        assert!(detail.contains("No space left on device"), "{detail}");
     }
 
     assert_no_secret(&graded);
