@@ -27,6 +27,7 @@ mod report;
     reason = "the runner is the one module that starts processes"
 )]
 mod runner;
+mod shown;
 mod verdict;
 mod words;
 
@@ -73,7 +74,7 @@ pub fn run() -> ExitCode {
 /// The error and its causes on one line.
 fn one_line(e: &anyhow::Error) -> String {
     e.chain()
-        .map(|c| c.to_string().replace('\n', " "))
+        .map(|c| shown::one_line(&c.to_string().replace('\n', " ")).into_owned())
         .collect::<Vec<_>>()
         .join(": ")
 }

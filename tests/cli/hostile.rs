@@ -64,7 +64,15 @@ fn run(dir: &Path, subs: &Path, args: &[&str], python: Option<&Path>) -> Run {
         "exit {:?}: {stderr}",
         out.status.code()
     );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // 11: what reaches the instructor's terminal (the table, the progress
+    // lines, the notes) holds no raw control byte but newline and tab.
+    let terminal = [&out.stdout[..], &out.stderr[..]].concat();
+    let raw = String::from_utf8_lossy(&terminal)
+        .chars()
+        .find(|&c| c.is_control() && c != '\n' && c != '\t');
+    assert_eq!(raw, None, "a raw control character reached the terminal");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).unwrap()).unwrap();
     let mut shown: String = report["students"]
         .as_array()
         .unwrap()
@@ -103,9 +111,13 @@ const ATTACKS: &[&str] = &[
     "reads_inherited_fd",
     "cpu_elsewhere",
     "fills_disk",
+    "injects_terminal",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
+
+/// The folder `injects_terminal` is graded under.
+const INJECTING_NAME: &str = "injects_terminal\x1b]0;owned\x07\nname";
 
 /// A small case file: the first `per_function` cases of each function.
 fn small_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
@@ -166,6 +178,8 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     let subs = dir.path().join("subs");
     copy_dir(&fixtures().join("hostile"), &subs, ATTACKS);
     copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
+    // A folder name that would set the window title and break a line.
+    std::fs::rename(subs.join("injects_terminal"), subs.join(INJECTING_NAME)).unwrap();
     let cases = small_cases(dir.path(), 3);
     let python = private_interpreter(dir.path());
     if python.is_none() {
@@ -234,6 +248,24 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         assert_eq!(v, "exception", "{detail}");
         assert!(detail.contains("No space left on device"), "{detail}");
     }
+
+    // 11: the folder's name is escaped everywhere (one line), its printed
+    // escape sequences and its exception message too, and the feedback's
+    // code fence outlasts the message's own backticks.
+    let name = r"injects_terminal\x1b]0;owned\x07\x0aname";
+    for (v, detail) in verdicts(report, name, "whowins") {
+        assert_eq!(v, "exception", "{detail}");
+        assert!(detail.contains(r"\x1b[2J"), "{detail}");
+    }
+    assert!(graded.shown.contains("````text\nValueError: done\n```\n"));
+    let raw = graded
+        .shown
+        .chars()
+        .find(|&c| c.is_control() && c != '\n' && c != '\t');
+    assert_eq!(
+        raw, None,
+        "a raw control character reached a report or feedback"
+    );
 
     assert_no_secret(&graded);
 }
