@@ -112,6 +112,7 @@ const ATTACKS: &[&str] = &[
     "cpu_elsewhere",
     "fills_disk",
     "injects_terminal",
+    "huge_names",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -247,6 +248,13 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     for (v, detail) in verdicts(report, "fills_disk", "whowins") {
         assert_eq!(v, "exception", "{detail}");
         assert!(detail.contains("No space left on device"), "{detail}");
+    }
+
+    // 5: a 2 MiB class name and message are capped where they enter.
+    for (v, detail) in verdicts(report, "huge_names", "whowins") {
+        assert_eq!(v, "exception", "{detail}");
+        assert!(detail.len() < 8 * 1024, "{} bytes", detail.len());
+        assert!(detail.contains("more bytes not kept"), "{}", &detail[..200]);
     }
 
     // 11: the folder's name is escaped everywhere (one line), its printed
