@@ -113,6 +113,7 @@ const ATTACKS: &[&str] = &[
     "fills_disk",
     "injects_terminal",
     "huge_names",
+    "blames_the_grader",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -255,6 +256,11 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         assert_eq!(v, "exception", "{detail}");
         assert!(detail.len() < 8 * 1024, "{} bytes", detail.len());
         assert!(detail.contains("more bytes not kept"), "{}", &detail[..200]);
+    }
+
+    // 12: an answer whose description cannot be decoded is the student's.
+    for (v, detail) in verdicts(report, "blames_the_grader", "willfinish") {
+        assert_eq!(v, "wrong_type", "{detail}");
     }
 
     // 11: the folder's name is escaped everywhere (one line), its printed
