@@ -44,6 +44,10 @@ pub(crate) struct Deadline {
     pub wall: Duration,
 }
 
+/// Deaths of a function's calls, none answered, after which its remaining
+/// cases are not run (the verdict stays that of the last death).
+const MAX_DEATHS: u32 = 3;
+
 /// The driver's file name inside the session folder.
 const DRIVER_NAME: &str = "_salgrade_driver.py";
 const DRIVER_PY: &str = include_str!("driver.py");
@@ -157,6 +161,14 @@ pub(crate) struct SubmissionRunner<'a> {
     slot: usize,
     current: Option<Ready>,
     broken: Option<ImportProblem>,
+    /// Per function: how many of its calls killed the process, and whether
+    /// one ever answered. After [`MAX_DEATHS`] deaths and no answer the
+    /// function's remaining cases get the last death without a run: a
+    /// slow import and a crash in every call must not hold a slot for
+    /// minutes.
+    deaths: BTreeMap<String, (u32, bool)>,
+    /// The death the given-up functions' remaining cases get.
+    last_death: BTreeMap<String, crate::outcome::Death>,
     timeout_confirmed: bool,
     stdout: Captured,
     stderr: Captured,
@@ -208,6 +220,8 @@ impl<'a> SubmissionRunner<'a> {
             current: None,
             broken: None,
             timeout_confirmed: false,
+            deaths: BTreeMap::new(),
+            last_death: BTreeMap::new(),
             stdout: Captured::default(),
             stderr: Captured::default(),
             build_warnings: Vec::new(),
@@ -321,6 +335,9 @@ impl<'a> SubmissionRunner<'a> {
                 problem: problem.clone(),
             });
         }
+        if let Some(death) = self.given_up(&case.function) {
+            return Ok(RawOutcome::Died { death });
+        }
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -390,6 +407,7 @@ impl<'a> SubmissionRunner<'a> {
                     if let Some((_, begun)) = &mut self.queued {
                         *begun = Some(session.begun_now());
                     }
+                    self.deaths.entry(case.function.clone()).or_default().1 = true;
                     return Ok(RawOutcome::Answered {
                         reply,
                         wall_ms: wall.as_millis() as u64,
@@ -422,10 +440,30 @@ impl<'a> SubmissionRunner<'a> {
                 }
                 CallEnd::Died(death) => {
                     self.end_session();
+                    let (died, answered) = self.deaths.entry(case.function.clone()).or_default();
+                    *died += 1;
+                    if !*answered && *died >= MAX_DEATHS {
+                        self.last_death.insert(case.function.clone(), death.clone());
+                    }
                     return Ok(RawOutcome::Died { death });
                 }
             }
         }
+    }
+
+    /// The death a function's remaining cases get without a run, once it
+    /// has killed its process [`MAX_DEATHS`] times and never answered.
+    fn given_up(&self, function: &str) -> Option<crate::outcome::Death> {
+        let death = self.last_death.get(function)?;
+        let mut death = death.clone();
+        let why = format!(
+            "not run: each of the first {MAX_DEATHS} calls of `{function}` ended its process, and none answered"
+        );
+        death.note = Some(match death.note {
+            Some(note) => format!("{note}; {why}"),
+            None => why,
+        });
+        Some(death)
     }
 
     /// Ends the process and returns what the submission printed.

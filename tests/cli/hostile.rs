@@ -114,6 +114,7 @@ const ATTACKS: &[&str] = &[
     "injects_terminal",
     "huge_names",
     "blames_the_grader",
+    "dies_every_call",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -182,7 +183,7 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
     // A folder name that would set the window title and break a line.
     std::fs::rename(subs.join("injects_terminal"), subs.join(INJECTING_NAME)).unwrap();
-    let cases = small_cases(dir.path(), 3);
+    let cases = small_cases(dir.path(), 5);
     let python = private_interpreter(dir.path());
     if python.is_none() {
         eprintln!("note: not root: Python runs as the slot's own user");
@@ -256,6 +257,15 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
         assert_eq!(v, "exception", "{detail}");
         assert!(detail.len() < 8 * 1024, "{} bytes", detail.len());
         assert!(detail.contains("more bytes not kept"), "{}", &detail[..200]);
+    }
+
+    // 8: after three deaths and no answer, whowins's remaining cases get
+    // the same verdict without a run (and without a 1 s import each).
+    let died = verdicts(report, "dies_every_call", "whowins");
+    assert!(died.len() > 3, "{died:?}");
+    for (i, (v, detail)) in died.iter().enumerate() {
+        assert_eq!(v, "process_died", "{detail}");
+        assert_eq!(detail.contains("not run"), i >= 3, "{i}: {detail}");
     }
 
     // 12: an answer whose description cannot be decoded is the student's.
