@@ -115,6 +115,7 @@ const ATTACKS: &[&str] = &[
     "huge_names",
     "blames_the_grader",
     "dies_every_call",
+    "evades_container_rule",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -266,6 +267,27 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
     for (i, (v, detail)) in died.iter().enumerate() {
         assert_eq!(v, "process_died", "{detail}");
         assert_eq!(detail.contains("not run"), i >= 3, "{i}: {detail}");
+    }
+
+    // 10: the container rule sees through aliases, a subclass and its
+    // method, and reports `eval` as code it cannot check.
+    let found: Vec<String> = student(report, "evades_container_rule")["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["construct"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    for needle in [
+        "through `Bag`",
+        "through `table`",
+        "subclass of list",
+        "method list.append",
+        "cannot be checked",
+    ] {
+        assert!(
+            found.iter().any(|c| c.contains(needle)),
+            "{needle}: {found:?}"
+        );
     }
 
     // 12: an answer whose description cannot be decoded is the student's.
