@@ -116,6 +116,7 @@ const ATTACKS: &[&str] = &[
     "blames_the_grader",
     "dies_every_call",
     "evades_container_rule",
+    "patches_the_checks",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
 const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
@@ -288,6 +289,13 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
             found.iter().any(|c| c.contains(needle)),
             "{needle}: {found:?}"
         );
+    }
+
+    // 9: patching the input-mutation check through `sys.modules` is
+    // detected; the dualboard answers are not trusted.
+    for (v, detail) in verdicts(report, "patches_the_checks", "dualboard") {
+        assert_eq!(v, "exception", "{detail}");
+        assert!(detail.contains("TamperingError"), "{detail}");
     }
 
     // 12: an answer whose description cannot be decoded is the student's.
