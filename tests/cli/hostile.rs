@@ -353,3 +353,42 @@ fn second_round_cpp_attacks_are_graded_beside_an_honest_student() {
     }
     assert_no_secret(&graded);
 }
+
+/// Also noticed in issue 23: an interpreter reached through a symbolic
+/// link in a folder only root may enter still runs as the slot's uid.
+#[test]
+fn an_interpreter_linked_from_a_private_folder_runs_as_the_slot_uid() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = crate::status_of("self").is_some_and(|s| crate::field(&s, "Uid:") == "0");
+    let Ok(real) = std::fs::canonicalize("/usr/bin/python3") else {
+        return;
+    };
+    if !root {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let private = dir.path().join("private");
+    std::fs::create_dir_all(&private).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::os::unix::fs::symlink(real, private.join("python3")).unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
+    let cases = small_cases(dir.path(), 1);
+    let out = salgrade()
+        .args(["grade", "--format", "json", "--shrink-ms", "0", "--python"])
+        .arg(private.join("python3"))
+        .arg("--cases-file")
+        .arg(&cases)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sandbox = report["sandbox"].as_str().unwrap_or_default();
+    assert!(
+        sandbox.contains("an unprivileged uid per slot"),
+        "{sandbox}"
+    );
+}
