@@ -119,15 +119,28 @@ const ATTACKS: &[&str] = &[
     "patches_the_checks",
 ];
 /// The C++ attacks (on `min-throws`), graded in a second run.
-const CPP_ATTACKS: &[&str] = &["reads_inherited_fd"];
+const CPP_ATTACKS: &[&str] = &["reads_inherited_fd", "spins_threads", "cpu_in_thread"];
 
 /// The folder `injects_terminal` is graded under.
 const INJECTING_NAME: &str = "injects_terminal\x1b]0;owned\x07\nname";
 
 /// A small case file: the first `per_function` cases of each function.
 fn small_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
+    small_cases_of("a48", dir, per_function)
+}
+
+/// [`small_cases`] of `assignment`.
+fn small_cases_of(assignment: &str, dir: &Path, per_function: usize) -> std::path::PathBuf {
     let out = salgrade()
-        .args(["gen", "--cases", "0", "--seed", SEED])
+        .args([
+            "gen",
+            "--assignment",
+            assignment,
+            "--cases",
+            "0",
+            "--seed",
+            SEED,
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -334,10 +347,12 @@ fn second_round_cpp_attacks_are_graded_beside_an_honest_student() {
     let subs = dir.path().join("subs");
     copy_dir(&fixtures().join("hostile-cpp"), &subs, CPP_ATTACKS);
     copy_dir(&fixtures().join("min-throws/cpp"), &subs, &["correct"]);
+    let cases = small_cases_of("min-throws", dir.path(), 4);
+    let cases_arg = cases.to_string_lossy().into_owned();
     let graded = run(
         dir.path(),
         &subs,
-        &["--assignment", "min-throws", "--cases", "2", "--seed", SEED],
+        &["--assignment", "min-throws", "--cases-file", &cases_arg],
         None,
     );
     let (report, stderr) = (&graded.report, &graded.stderr);
@@ -350,6 +365,14 @@ fn second_round_cpp_attacks_are_graded_beside_an_honest_student() {
     // program finds fd 9 open: it builds, and every case passes.
     for (v, detail) in verdicts(report, "reads_inherited_fd", "*") {
         assert_eq!(v, "pass", "{detail}");
+    }
+    // 1: 40 spinning threads per call, more than the slot's task limit:
+    // each case times out, and the run goes on.
+    // 6: 0.3 s of CPU in a `std::thread` the caller joins: a timeout.
+    for name in ["spins_threads", "cpu_in_thread"] {
+        for (v, detail) in verdicts(report, name, "*") {
+            assert_eq!(v, "timeout", "{name}: {detail}");
+        }
     }
     assert_no_secret(&graded);
 }
