@@ -236,8 +236,24 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
         e.stem = e.stem.nfc().collect();
         e.sub.student = e.sub.student.nfc().collect();
     }
-    let warnings = assign_identities(&mut entries);
-    let mut submissions: Vec<Submission> = entries.into_iter().map(|e| e.sub).collect();
+    let warnings = assign_identities(&mut entries)
+        .into_iter()
+        .map(|w| crate::shown::one_line(&w).into_owned())
+        .collect();
+    // Names come from the file system, where a folder may be called
+    // anything (an escape sequence, a newline): escaped once, here, so the
+    // table, the progress lines and every report show them on one line.
+    let mut submissions: Vec<Submission> = entries
+        .into_iter()
+        .map(|e| {
+            let one_line = |s: &str| crate::shown::one_line(s).into_owned();
+            let mut sub = e.sub;
+            sub.student = one_line(&sub.student);
+            sub.warnings = sub.warnings.iter().map(|w| one_line(w)).collect();
+            sub.problem = sub.problem.as_deref().map(one_line);
+            sub
+        })
+        .collect();
     submissions.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(Discovered {
         submissions,

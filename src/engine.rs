@@ -532,10 +532,10 @@ impl Engine {
         slot: usize,
     ) -> anyhow::Result<StudentReport> {
         let cases = &self.case_file.cases;
-        let rel = sub
-            .file
-            .as_ref()
-            .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string());
+        let rel = sub.file.as_ref().map(|f| {
+            crate::shown::one_line(&f.strip_prefix(root).unwrap_or(f).display().to_string())
+                .into_owned()
+        });
         let mut warnings = sub.warnings.clone();
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let mut violations = Vec::new();

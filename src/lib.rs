@@ -32,6 +32,7 @@ mod report;
 )]
 mod runner;
 mod secrets;
+mod shown;
 mod verdict;
 mod words;
 
@@ -79,7 +80,7 @@ pub fn run() -> ExitCode {
 /// The error and its causes on one line.
 fn one_line(e: &anyhow::Error) -> String {
     e.chain()
-        .map(|c| c.to_string().replace('\n', " "))
+        .map(|c| shown::one_line(&c.to_string().replace('\n', " ")).into_owned())
         .collect::<Vec<_>>()
         .join(": ")
 }

@@ -158,3 +158,14 @@ impl Verdict {
         self.kind == VerdictKind::Pass
     }
 }
+
+/// The verdict on an answer whose description, made in the student's own
+/// process, cannot be decoded: the value defeated the description (a type
+/// whose `__name__` is not a string), so it is the student's `wrong_type`,
+/// never `harness_error`, whatever the value was.
+pub(crate) fn undescribable_answer(e: &serde_json::Error) -> Verdict {
+    Verdict::detail(
+        VerdictKind::WrongType,
+        format!("your function returned a value whose type could not be described ({e})"),
+    )
+}

@@ -193,7 +193,8 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         };
         match serde_json::from_value::<Answer>(answer.clone()) {
             Ok(a) => judge_int(expected.answer, &a),
-            Err(e) => Verdict::harness(format!("the adapter's answer is malformed: {e}")),
+            // Described in the student's process: theirs (see a48).
+            Err(e) => crate::verdict::undescribable_answer(&e),
         }
     }
 

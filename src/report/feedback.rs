@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
 use crate::runner::Language;
+use crate::shown::fenced;
 use crate::verdict::VerdictKind;
 use crate::words::count;
 
@@ -170,8 +171,8 @@ pub(crate) fn render(
         if let Some(d) = &v.detail {
             let _ = writeln!(
                 out,
-                "\n```text\n{}\n```",
-                ends(d.trim_end(), MAX_DETAIL_LINES)
+                "\n{}",
+                fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
             );
         }
     }
@@ -214,7 +215,7 @@ pub(crate) fn render(
                 };
                 let _ = writeln!(out, "Smallest failing input, {how}:\n");
                 if let Some(d) = &c.drawing {
-                    let _ = writeln!(out, "```text\n{}\n```\n", d.trim_end());
+                    let _ = writeln!(out, "{}\n", fenced(d.trim_end(), "text"));
                 }
                 let _ = writeln!(out, "- input: {}", clip(&c.input, MAX_INPUT_CHARS));
             }
@@ -245,8 +246,8 @@ pub(crate) fn render(
         if let Some(d) = &v.detail {
             let _ = writeln!(
                 out,
-                "\n```text\n{}\n```",
-                ends(d.trim_end(), MAX_DETAIL_LINES)
+                "\n{}",
+                fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
             );
         }
         // A RecursionError comes from the board's size, not from the path
@@ -311,7 +312,7 @@ pub(crate) fn render(
         let _ = writeln!(out, "\n## What your code printed\n");
         for (name, text) in [("stdout", &s.stdout), ("stderr", &s.stderr)] {
             if !text.trim().is_empty() {
-                let _ = writeln!(out, "{name}:\n\n```text\n{}\n```", excerpt(text, 40));
+                let _ = writeln!(out, "{name}:\n\n{}", fenced(&excerpt(text, 40), "text"));
             }
         }
     }

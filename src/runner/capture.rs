@@ -29,7 +29,9 @@ impl Captured {
 
     /// The kept bytes as text, with a note when some were dropped.
     pub(crate) fn excerpt(&self) -> String {
-        let mut text = String::from_utf8_lossy(&self.bytes).into_owned();
+        // Escaped: what a student printed is shown in feedback and on the
+        // instructor's terminal, never as raw escape sequences.
+        let mut text = crate::shown::printable(&String::from_utf8_lossy(&self.bytes)).into_owned();
         if self.truncated() {
             text.push_str(&format!(
                 "\n[... {} more bytes not kept]",

@@ -40,10 +40,29 @@ pub(crate) struct Cgroups {
     /// `salgrade-<pid>` in the memory hierarchy, when there is one (v1).
     memory_run: Option<PathBuf>,
     memory_controller: bool,
+    /// `salgrade-<pid>` in the cpuacct hierarchy, when there is one (v1);
+    /// on v2 every cgroup counts its CPU time in `cpu.stat`.
+    cpu_run: Option<PathBuf>,
     max_processes: u64,
     max_memory: u64,
     slots: Mutex<BTreeMap<usize, SlotGroup>>,
+    /// Session cgroups whose tasks were still exiting when their session
+    /// ended: removed later.
+    leftover: Mutex<Vec<PathBuf>>,
 }
+
+/// One session's own cgroup, which counts the CPU time of every task of
+/// the session (threads, children, grandchildren, the ones that exited
+/// too): the clock of its CPU deadlines. A spare booting in the same slot
+/// has its own, so its start is never charged to a case.
+#[derive(Debug)]
+pub(crate) struct SessionGroup {
+    dir: PathBuf,
+    version: Version,
+}
+
+/// Numbers session cgroups within a run.
+static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One slot's cgroup(s).
 #[derive(Debug, Clone)]
@@ -112,6 +131,7 @@ enum Layout {
     V1 {
         pids: PathBuf,
         memory: Option<PathBuf>,
+        cpu: Option<PathBuf>,
     },
     /// The unified hierarchy: our cgroup there.
     V2 { own: PathBuf },
@@ -132,6 +152,7 @@ fn detect(mountinfo: &str, self_cgroup: &str) -> Result<Layout, String> {
         return Ok(Layout::V1 {
             pids,
             memory: v1("memory"),
+            cpu: v1("cpuacct"),
         });
     }
     let unified = mounts
@@ -156,17 +177,20 @@ impl Cgroups {
         let layout = detect(&read("/proc/self/mountinfo"), &read("/proc/self/cgroup"))?;
         let run_name = format!("salgrade-{}", std::process::id());
         let own = match layout {
-            Layout::V1 { pids, memory } => {
+            Layout::V1 { pids, memory, cpu } => {
                 let pids_run = make_run_dir(&pids, &run_name)?;
                 let memory_run = memory.and_then(|p| make_run_dir(&p, &run_name).ok());
+                let cpu_run = cpu.and_then(|p| make_run_dir(&p, &run_name).ok());
                 return Ok(Cgroups {
                     version: Version::V1,
                     pids_run,
                     memory_controller: memory_run.is_some(),
                     memory_run,
+                    cpu_run,
                     max_processes,
                     max_memory,
                     slots: Mutex::new(BTreeMap::new()),
+                    leftover: Mutex::new(Vec::new()),
                 });
             }
             Layout::V2 { own } => own,
@@ -191,9 +215,11 @@ impl Cgroups {
             pids_run,
             memory_run: None,
             memory_controller: memory,
+            cpu_run: None,
             max_processes,
             max_memory,
             slots: Mutex::new(BTreeMap::new()),
+            leftover: Mutex::new(Vec::new()),
         })
     }
 
@@ -262,19 +288,106 @@ impl Cgroups {
 }
 
 impl Cgroups {
+    /// A new cgroup of its own for a session in `slot`: below the slot's
+    /// (v2, where the slot's limits then bind it too) or in the cpuacct
+    /// hierarchy (v1). `None` where there is no CPU accounting to use.
+    pub(crate) fn session(&self, slot: usize) -> Option<SessionGroup> {
+        self.remove_leftovers();
+        let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = match self.version {
+            Version::V1 => self.cpu_run.as_ref()?.join(format!("slot-{slot}-{n}")),
+            Version::V2 => self.slot(slot).ok()?.dirs[0].join(format!("session-{n}")),
+        };
+        fs::create_dir(&dir).ok()?;
+        Some(SessionGroup {
+            dir,
+            version: self.version,
+        })
+    }
+
+    /// Removes a session's cgroup, now or (while its tasks still exit) later.
+    pub(crate) fn release(&self, group: SessionGroup) {
+        if fs::remove_dir(&group.dir).is_err() && group.dir.exists() {
+            if let Ok(mut later) = self.leftover.lock() {
+                later.push(group.dir);
+            }
+        }
+    }
+
+    fn remove_leftovers(&self) {
+        if let Ok(mut later) = self.leftover.lock() {
+            later.retain(|dir| fs::remove_dir(dir).is_err() && dir.exists());
+        }
+    }
+
     /// Kills every slot's processes and removes the run's cgroups.
     pub(crate) fn shut_down(&self) {
         if let Ok(slots) = self.slots.lock() {
             for group in slots.values() {
                 group.kill_all(None);
                 for dir in &group.dirs {
-                    let _ = fs::remove_dir(dir);
+                    remove_tree(dir);
                 }
             }
         }
-        let _ = fs::remove_dir(&self.pids_run);
-        if let Some(run) = &self.memory_run {
-            let _ = fs::remove_dir(run);
+        remove_tree(&self.pids_run);
+        for run in [&self.memory_run, &self.cpu_run].into_iter().flatten() {
+            remove_tree(run);
+        }
+    }
+}
+
+/// Removes an (emptied) cgroup folder and the cgroups below it.
+fn remove_tree(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_tree(&e.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
+}
+
+impl SessionGroup {
+    /// The `cgroup.procs` a child writes `0` to, after its slot's.
+    pub(crate) fn join_fd(&self) -> Result<OwnedFd, String> {
+        let path = self.dir.join("cgroup.procs");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map(OwnedFd::from)
+            .map_err(|e| format!("cannot open `{}`: {e}", path.display()))
+    }
+
+    /// The file its CPU time is read from, and how.
+    pub(crate) fn cpu_file(&self) -> Option<(fs::File, CpuFormat)> {
+        let (name, format) = match self.version {
+            Version::V1 => ("cpuacct.usage", CpuFormat::Nanoseconds),
+            Version::V2 => ("cpu.stat", CpuFormat::UsageMicroseconds),
+        };
+        Some((fs::File::open(self.dir.join(name)).ok()?, format))
+    }
+}
+
+/// How a cgroup's CPU time is written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CpuFormat {
+    /// `cpuacct.usage`: one number, nanoseconds.
+    Nanoseconds,
+    /// `cpu.stat`: a `usage_usec N` line.
+    UsageMicroseconds,
+}
+
+impl CpuFormat {
+    pub(crate) fn parse(self, text: &str) -> Option<Duration> {
+        match self {
+            CpuFormat::Nanoseconds => Some(Duration::from_nanos(text.trim().parse().ok()?)),
+            CpuFormat::UsageMicroseconds => text
+                .lines()
+                .find_map(|l| l.strip_prefix("usage_usec "))
+                .and_then(|v| v.trim().parse().ok())
+                .map(Duration::from_micros),
         }
     }
 }
@@ -321,7 +434,7 @@ fn remove_stale(dir: &Path) {
         for e in entries.flatten() {
             if e.path().is_dir() {
                 kill_listed(&e.path());
-                let _ = fs::remove_dir(e.path());
+                remove_tree(&e.path());
             }
         }
     }
@@ -383,6 +496,28 @@ impl SlotGroup {
         super::unix::reap_pids(&orphans);
     }
 
+    /// How many tasks (processes and threads) the slot holds now, as its
+    /// `pids` controller counts them (a task is counted until it is reaped).
+    pub(crate) fn tasks(&self) -> Option<u64> {
+        fs::read_to_string(self.dirs[0].join("pids.current"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Kills whatever is left in the slot and waits, briefly, until its
+    /// `pids` count is zero: the slot is empty before it is reused (in
+    /// salgrade's namespaces a session's end leaves the slot's cgroup
+    /// alone, and a dying namespace's tasks still count for a moment).
+    pub(crate) fn empty(&self) {
+        self.kill_all(None);
+        let until = Instant::now() + Duration::from_millis(500);
+        while self.tasks().is_some_and(|n| n > 0) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// How many processes the kernel has killed for the memory limit so far.
     pub(crate) fn oom_kills(&self) -> u64 {
         let Some(dir) = &self.memory_dir else {
@@ -419,8 +554,39 @@ mod tests {
             Ok(Layout::V1 {
                 pids: PathBuf::from("/sys/fs/cgroup/pids"),
                 memory: Some(PathBuf::from("/sys/fs/cgroup/memory/process_api/b431")),
+                cpu: None,
             })
         );
+    }
+
+    #[test]
+    fn v1_finds_cpuacct_alone_or_beside_cpu() {
+        let mounts = "\
+39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+33 31 0:30 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct
+";
+        let own = "8:pids:/\n2:cpu,cpuacct:/a\n";
+        assert_eq!(
+            detect(mounts, own),
+            Ok(Layout::V1 {
+                pids: PathBuf::from("/sys/fs/cgroup/pids"),
+                memory: None,
+                cpu: Some(PathBuf::from("/sys/fs/cgroup/cpu,cpuacct/a")),
+            })
+        );
+    }
+
+    #[test]
+    fn cpu_time_is_read_in_either_format() {
+        assert_eq!(
+            CpuFormat::Nanoseconds.parse("1500000\n"),
+            Some(Duration::from_micros(1500))
+        );
+        assert_eq!(
+            CpuFormat::UsageMicroseconds.parse("usage_usec 2500\nuser_usec 2000\n"),
+            Some(Duration::from_micros(2500))
+        );
+        assert_eq!(CpuFormat::UsageMicroseconds.parse("nothing 1\n"), None);
     }
 
     #[test]

@@ -27,6 +27,12 @@ use super::sandbox::{Executable, Program};
 
 /// Where the session folder appears inside the sandbox.
 pub(crate) const INSIDE_DIR: &str = "/sandbox";
+/// The size-limited tmpfs that takes a student's writes to the session
+/// folder, so that the host's disk never does.
+const SCRATCH: &str = "/.salgrade-scratch";
+/// The scratch space per session, in file-size limits (RLIMIT_FSIZE): a
+/// few files of the largest size allowed.
+const SCRATCH_FILES: u64 = 4;
 
 /// System trees every program may read.
 const SYSTEM: &[&str] = &[
@@ -66,6 +72,18 @@ pub(crate) enum Step {
     Symlink {
         target: CString,
         link: CString,
+    },
+    /// The session folder under a writable layer on the scratch tmpfs:
+    /// `upper` and `work` are made (`upper` owned by `owner`, 0700), and
+    /// an overlay of `lower` mounted at `to` with `options`. Where the
+    /// kernel refuses the overlay, `lower` is bound writable instead.
+    Overlay {
+        lower: CString,
+        upper: CString,
+        work: CString,
+        to: CString,
+        options: CString,
+        owner: Option<(u32, u32)>,
     },
 }
 
@@ -172,7 +190,14 @@ impl Builder {
 }
 
 /// The root a `program` sees when run from the session folder `dir`.
-pub(crate) fn plan(program: &Program<'_>, dir: &Path, tmp_mb: u64, user: Option<UserMap>) -> Plan {
+/// `owner`: the uid and gid the program runs as, which own its scratch.
+pub(crate) fn plan(
+    program: &Program<'_>,
+    dir: &Path,
+    tmp_mb: u64,
+    user: Option<UserMap>,
+    owner: Option<(u32, u32)>,
+) -> Plan {
     let mut b = Builder::default();
     for sys in SYSTEM {
         b.bind(Path::new(sys));
@@ -247,11 +272,34 @@ pub(crate) fn plan(program: &Program<'_>, dir: &Path, tmp_mb: u64, user: Option<
         options: c(format!("mode=1777,size={tmp_mb}m")),
     });
     steps.push(Step::Dir(c(INSIDE_DIR)));
-    steps.push(Step::Bind {
-        from: old(dir),
-        to: c(INSIDE_DIR),
-        access: Access::Writable,
-    });
+    if program.keeps_output {
+        steps.push(Step::Bind {
+            from: old(dir),
+            to: c(INSIDE_DIR),
+            access: Access::Writable,
+        });
+    } else {
+        let scratch_mb = (SCRATCH_FILES * program.limits.file_size_mb).max(1);
+        steps.push(Step::Dir(c(SCRATCH)));
+        steps.push(Step::Tmpfs {
+            to: c(SCRATCH),
+            options: c(format!("mode=0755,size={scratch_mb}m")),
+        });
+        let upper = format!("{SCRATCH}/upper");
+        let work = format!("{SCRATCH}/work");
+        let lower = old(dir);
+        steps.push(Step::Overlay {
+            options: c(format!(
+                "lowerdir={},upperdir={upper},workdir={work}",
+                lower.to_string_lossy()
+            )),
+            lower,
+            upper: c(&upper),
+            work: c(&work),
+            to: c(INSIDE_DIR),
+            owner,
+        });
+    }
     Plan {
         base: c(std::env::temp_dir()),
         old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
@@ -316,6 +364,11 @@ mod tests {
                         target.to_string_lossy()
                     )
                 }
+                Step::Overlay { lower, to, .. } => format!(
+                    "overlay {} {}",
+                    lower.to_string_lossy(),
+                    to.to_string_lossy()
+                ),
             })
             .collect()
     }
@@ -333,9 +386,10 @@ mod tests {
             binds: vec![&prefix],
             drop_privileges: true,
             limits: Limits::default(),
+            keeps_output: false,
         };
         let session = tempfile::tempdir().unwrap();
-        let steps = names(&plan(&program, session.path(), 64, None));
+        let steps = names(&plan(&program, session.path(), 64, None, None));
         let at = |s: &str| steps.iter().position(|x| x == s);
         let bound = format!(
             "bind {}{} {} ReadOnly",
@@ -358,12 +412,14 @@ mod tests {
             1,
             "{steps:#?}"
         );
-        // The session folder is the writable /sandbox; the home is nowhere.
+        // The session folder is /sandbox, under a scratch layer that takes
+        // the student's writes; the home is nowhere.
         assert!(steps.contains(&format!(
-            "bind {}{} /sandbox Writable",
+            "overlay {}{} /sandbox",
             OLD_ROOT,
             session.path().display()
         )));
+        assert!(at(&format!("tmpfs {SCRATCH}")).is_some());
         assert!(at("proc /proc").is_some() && at("tmpfs /tmp").is_some());
     }
 
@@ -375,12 +431,30 @@ mod tests {
             binds: Vec::new(),
             drop_privileges: true,
             limits: Limits::default(),
+            keeps_output: false,
         };
         assert_eq!(
             inside_executable(program.executable),
             Path::new("/sandbox/program")
         );
-        let steps = names(&plan(&program, Path::new("/tmp/x"), 64, None));
+        let steps = names(&plan(&program, Path::new("/tmp/x"), 64, None, None));
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "overlay /.salgrade-old-root/tmp/x /sandbox")
+        );
+        // The compiler's output is read back by salgrade: its folder is
+        // bound as it is.
+        let compiler = Program {
+            keeps_output: true,
+            ..program.clone()
+        };
+        let steps = names(&plan(&compiler, Path::new("/tmp/x"), 64, None, None));
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "bind /.salgrade-old-root/tmp/x /sandbox Writable")
+        );
         assert!(
             steps
                 .iter()

@@ -154,6 +154,7 @@ pub(crate) fn build(
         binds: Vec::new(),
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
+        keeps_output: true,
     };
     let mut attempt = 1;
     let (run, diagnostics) = loop {
@@ -228,6 +229,7 @@ pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
         binds: Vec::new(),
         drop_privileges: cfg.drop_compiled,
         limits: cfg.limits,
+        keeps_output: false,
     }
 }
 

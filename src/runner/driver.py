@@ -130,6 +130,30 @@ def call(adapter, module, request):
         return raised(exc), cpu, None
 
 
+def fingerprint():
+    """What the checks that run in this interpreter are made of: every
+    global of the driver and of salgrade's own modules (the adapter, the
+    values module), and each function's code, defaults and globals. A
+    student's code that patches them (through `sys.modules`, `__code__`)
+    changes it; the driver compares it after every call. Detection, not
+    prevention: code that runs here can always lie to code that runs here."""
+    out = []
+    for name, module in list(sys.modules.items()):
+        if not (name == "__main__" or name.startswith("_salgrade")):
+            continue
+        for key, value in list(vars(module).items()):
+            out.append((name, key, id(value), id(getattr(value, "__code__", None)),
+                        id(getattr(value, "__defaults__", None)),
+                        id(getattr(value, "__globals__", None))))
+    return out
+
+
+TAMPERED = {"kind": "raised", "type": "TamperingError",
+            "message": "salgrade's checks were changed while your function ran "
+                       "(through sys.modules or a function's code); the answer cannot be trusted",
+            "line": None, "traceback": ""}
+
+
 def flush_student_streams():
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -151,6 +175,11 @@ def main():
         del sys.modules["_salgrade_lint"]
     import importlib
     adapter = importlib.import_module(sys.argv[4])
+    # Held in this frame's locals, which student code cannot rebind: the
+    # loop keeps using the functions as they were before the student's
+    # module was imported, and compares against what they were then.
+    run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
+    baseline = take_fingerprint()
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
@@ -175,7 +204,9 @@ def main():
             return
         if request.get("type") != "call":
             continue
-        outcome, cpu, changed = call(adapter, module, request)
+        outcome, cpu, changed = run_call(adapter, module, request)
+        if take_fingerprint() != baseline:
+            outcome, changed = dict(tampered), None
         channel.send({"type": "result", "case": request["case"], "outcome": outcome,
                       "cpu_ms": cpu, "input_changed": changed})
 

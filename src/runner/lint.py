@@ -22,7 +22,12 @@ that build or return those containers (`list()`, `sorted()`, `zip()` ...);
 methods that return them (`.split()`, `.items()` ...) or only lists have
 (`.append()` ...), unless a class of the module defines a method of that
 name; `*args`/`**kwargs` parameters and `*`/`**` unpacking in calls;
-`__dict__`; module-level containers and `collections` types. Deliberately
+`__dict__`; module-level containers and `collections` types; the same
+through a module-level alias (`Bag = set`, `from builtins import dict as
+t`, `builtins.list`), a container subclass (`class Trail(list)`, its
+methods as `Trail.append`); and dynamic code the checker cannot see
+through (`eval`, `exec`, `compile`, `__import__`, `getattr` with a
+computed name), reported as uses it cannot check. Deliberately
 allowed: `range`, generator expressions, `except (A, B):`, annotations,
 docstrings and everything in the exempt functions.
 """
@@ -61,6 +66,23 @@ METHODS = {
     "append": "`.append()` (a list method)",
     "extend": "`.extend()` (a list method)",
 }
+# Code the checker cannot see through: reported as uses it cannot check.
+DYNAMIC = {
+    "eval": "`eval()` (dynamic code: cannot be checked)",
+    "exec": "`exec()` (dynamic code: cannot be checked)",
+    "compile": "`compile()` (dynamic code: cannot be checked)",
+    "__import__": "`__import__()` (dynamic import: cannot be checked)",
+    "getattr": "`getattr()` with a computed name (cannot be checked)",
+}
+
+
+def _constant_name(call):
+    """The attribute name of `getattr(obj, "name")`, when it is a constant."""
+    if len(call.args) >= 2 and isinstance(call.args[1], ast.Constant):
+        return call.args[1].value if isinstance(call.args[1].value, str) else None
+    return None
+
+
 LITERALS = {
     ast.List: "list literal",
     ast.Tuple: "tuple literal",
@@ -81,6 +103,34 @@ class Module:
         self.methods = {}  # method name -> [class names]
         self.containers = {}  # module-level name -> construct
         self.collections = set()  # names bound to `collections` or its members
+        # Module-level names for a container type or builtin (`Bag = set`,
+        # `from builtins import dict as t`), for a container subclass
+        # (`class Trail(list)`), or for a container method (`push =
+        # Trail.append`): name -> what it stands for.
+        self.aliases = {}
+        self.builtins_modules = set()  # names bound to the `builtins` module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "builtins":
+                        self.builtins_modules.add(alias.asname or "builtins")
+            elif isinstance(node, ast.ImportFrom) and node.module == "builtins":
+                for alias in node.names:
+                    if alias.name in CALLS and alias.asname not in (None, alias.name):
+                        self.aliases[alias.asname] = alias.name
+        for stmt in module_statements(tree.body):
+            if isinstance(stmt, ast.ClassDef):
+                for base in stmt.bases:
+                    if self.container_type(base):
+                        self.aliases[stmt.name] = "subclass of " + self.container_type(base)
+            elif isinstance(stmt, ast.Assign):
+                meant = self.stands_for(stmt.value)
+                if meant and not (isinstance(stmt.value, ast.Name) and stmt.value.id == meant and
+                                  any(isinstance(t, ast.Name) and t.id == meant
+                                      for t in stmt.targets)):
+                    for target in stmt.targets:
+                        if isinstance(target, ast.Name):
+                            self.aliases[target.id] = meant
         for stmt in module_statements(tree.body):
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.units[stmt.name] = stmt
@@ -107,6 +157,42 @@ class Module:
             elif isinstance(node, ast.ImportFrom) and node.module == "collections":
                 for alias in node.names:
                     self.collections.add(alias.asname or alias.name)
+
+
+def _container_type(module, node):
+    """The container type `node` names (`list`, `builtins.dict`, an alias of
+    either, a container subclass), or None."""
+    if isinstance(node, ast.Name):
+        if node.id in CONTAINER_TYPES and node.id not in module.units:
+            return node.id
+        meant = module.aliases.get(node.id, "")
+        if meant in CONTAINER_TYPES:
+            return meant
+        if meant.startswith("subclass of "):
+            return meant[len("subclass of "):]
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        if node.value.id in module.builtins_modules and node.attr in CONTAINER_TYPES:
+            return node.attr
+    return None
+
+
+def _stands_for(module, value):
+    """What a module-level assignment's value stands for, if it is a
+    container type, a builtin that builds one, or a container method."""
+    if isinstance(value, ast.Name):
+        if value.id in CALLS and value.id not in module.units:
+            return value.id
+        return module.aliases.get(value.id)
+    if isinstance(value, ast.Attribute):
+        if isinstance(value.value, ast.Name) and value.value.id in module.builtins_modules:
+            return value.attr if value.attr in CALLS else None
+        if _container_type(module, value.value) and value.attr not in ("__name__", "__doc__"):
+            return "method {}.{}".format(_container_type(module, value.value), value.attr)
+    return None
+
+
+Module.container_type = _container_type
+Module.stands_for = _stands_for
 
 
 def module_statements(body):
@@ -237,6 +323,24 @@ class Checker(ast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
+        if isinstance(func, ast.Name) and func.id in DYNAMIC and func.id not in self.module.units:
+            if func.id != "getattr" or not _constant_name(node):
+                self.report(node, DYNAMIC[func.id])
+            elif _constant_name(node) in METHODS and _constant_name(node) not in self.module.methods:
+                self.report(node, METHODS[_constant_name(node)])
+        if isinstance(func, ast.Name) and func.id in self.module.aliases and func.id not in self.local_names:
+            meant = self.module.aliases[func.id]
+            if meant in CALLS:
+                self.report(node, "{} (through `{}`)".format(CALLS[meant], func.id))
+            else:
+                self.report(node, "`{}()` ({})".format(func.id, meant))
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+            func.value.id in self.module.builtins_modules
+        ):
+            if func.attr in CALLS:
+                self.report(node, "{} (through `{}`)".format(CALLS[func.attr], func.value.id))
+            elif func.attr in DYNAMIC:
+                self.report(node, DYNAMIC[func.attr])
         if isinstance(func, ast.Name):
             if func.id in CALLS and func.id not in self.module.units:
                 self.report(node, CALLS[func.id])
@@ -260,6 +364,13 @@ class Checker(ast.NodeVisitor):
     def visit_Attribute(self, node):
         if node.attr == "__dict__":
             self.report(node, "`__dict__` (a dict)")
+        elif isinstance(node.value, ast.Name) and node.value.id in self.module.aliases and (
+            self.module.aliases[node.value.id].startswith("subclass of ")
+        ) and node.attr in METHODS:
+            # `Trail.append`, the method of a container subclass, used as a
+            # function.
+            self.report(node, "`{}.{}` ({})".format(
+                node.value.id, node.attr, self.module.aliases[node.value.id]))
         self.generic_visit(node)
 
     def visit_Name(self, node):

@@ -45,6 +45,10 @@ pub(crate) struct Deadline {
     pub wall: Duration,
 }
 
+/// Deaths of a function's calls, none answered, after which its remaining
+/// cases are not run (the verdict stays that of the last death).
+const MAX_DEATHS: u32 = 3;
+
 /// The driver's file name inside the session folder.
 const DRIVER_NAME: &str = "_salgrade_driver.py";
 const DRIVER_PY: &str = include_str!("driver.py");
@@ -158,6 +162,14 @@ pub(crate) struct SubmissionRunner<'a> {
     slot: usize,
     current: Option<Ready>,
     broken: Option<ImportProblem>,
+    /// Per function: how many of its calls killed the process, and whether
+    /// one ever answered. After [`MAX_DEATHS`] deaths and no answer the
+    /// function's remaining cases get the last death without a run: a
+    /// slow import and a crash in every call must not hold a slot for
+    /// minutes.
+    deaths: BTreeMap<String, (u32, bool)>,
+    /// The death the given-up functions' remaining cases get.
+    last_death: BTreeMap<String, crate::outcome::Death>,
     timeout_confirmed: bool,
     stdout: Captured,
     stderr: Captured,
@@ -209,6 +221,8 @@ impl<'a> SubmissionRunner<'a> {
             current: None,
             broken: None,
             timeout_confirmed: false,
+            deaths: BTreeMap::new(),
+            last_death: BTreeMap::new(),
             stdout: Captured::default(),
             stderr: Captured::default(),
             build_warnings: Vec::new(),
@@ -246,7 +260,21 @@ impl<'a> SubmissionRunner<'a> {
                 let Some(compiler) = &cfg.cxx else {
                     return Err(SessionError::NoCompiler);
                 };
-                match cxx::build(cfg, compiler, h, source, slot)? {
+                let built = match cxx::build(cfg, compiler, h, source, slot) {
+                    Err(e) if e.is_students() => {
+                        runner.broken = Some(ImportProblem::Died {
+                            death: crate::outcome::Death {
+                                code: None,
+                                signal: None,
+                                note: Some(e.to_string()),
+                                memory: false,
+                            },
+                        });
+                        return Ok(runner);
+                    }
+                    other => other?,
+                };
+                match built {
                     Ok(built) => {
                         runner.build_warnings = built.warnings;
                         runner.prepared = Prepared::Compiled {
@@ -308,6 +336,9 @@ impl<'a> SubmissionRunner<'a> {
                 problem: problem.clone(),
             });
         }
+        if let Some(death) = self.given_up(&case.function) {
+            return Ok(RawOutcome::Died { death });
+        }
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -353,7 +384,13 @@ impl<'a> SubmissionRunner<'a> {
                 && self.spare.is_none()
                 && self.cfg.sandbox == SandboxKind::Namespaces
             {
-                self.spare = launch(self.cfg, &self.prepared, self.slot, None)?;
+                // A spare that cannot start (the running session fills the
+                // slot) is simply not there.
+                self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true) {
+                    Ok(spare) => spare,
+                    Err(e) if e.is_students() => None,
+                    Err(e) => return Err(e),
+                };
             }
             let Some((session, _)) = self.current.as_mut() else {
                 unreachable!("started above")
@@ -371,6 +408,7 @@ impl<'a> SubmissionRunner<'a> {
                     if let Some((_, begun)) = &mut self.queued {
                         *begun = Some(session.begun_now());
                     }
+                    self.deaths.entry(case.function.clone()).or_default().1 = true;
                     return Ok(RawOutcome::Answered {
                         reply,
                         wall_ms: wall.as_millis() as u64,
@@ -403,10 +441,30 @@ impl<'a> SubmissionRunner<'a> {
                 }
                 CallEnd::Died(death) => {
                     self.end_session();
+                    let (died, answered) = self.deaths.entry(case.function.clone()).or_default();
+                    *died += 1;
+                    if !*answered && *died >= MAX_DEATHS {
+                        self.last_death.insert(case.function.clone(), death.clone());
+                    }
                     return Ok(RawOutcome::Died { death });
                 }
             }
         }
+    }
+
+    /// The death a function's remaining cases get without a run, once it
+    /// has killed its process [`MAX_DEATHS`] times and never answered.
+    fn given_up(&self, function: &str) -> Option<crate::outcome::Death> {
+        let death = self.last_death.get(function)?;
+        let mut death = death.clone();
+        let why = format!(
+            "not run: each of the first {MAX_DEATHS} calls of `{function}` ended its process, and none answered"
+        );
+        death.note = Some(match death.note {
+            Some(note) => format!("{note}; {why}"),
+            None => why,
+        });
+        Some(death)
     }
 
     /// Ends the process and returns what the submission printed.
@@ -422,7 +480,20 @@ impl<'a> SubmissionRunner<'a> {
         let lint = self.lint.take();
         let booted = match self.spare.take() {
             Some(spare) => Some(spare),
-            None => launch(self.cfg, &self.prepared, self.slot, lint.as_deref())?,
+            None => match launch(self.cfg, &self.prepared, self.slot, lint.as_deref(), false) {
+                Ok(booted) => booted,
+                Err(e) if e.is_students() => {
+                    return Ok(Err(ImportProblem::Died {
+                        death: crate::outcome::Death {
+                            code: None,
+                            signal: None,
+                            note: Some(e.to_string()),
+                            memory: false,
+                        },
+                    }));
+                }
+                Err(e) => return Err(e),
+            },
         };
         let Some(booted) = booted else {
             return Err(SessionError::NothingToRun);
@@ -471,13 +542,20 @@ impl<'a> SubmissionRunner<'a> {
 type Ready = (Session, BTreeMap<String, bool>);
 
 /// Starts a session of the prepared submission (without waiting for it);
-/// `None` when nothing can run. `lint`: the rule check the driver runs first.
+/// `None` when nothing can run. `lint`: the rule check the driver runs first;
+/// `spare`: it starts beside the submission's running session.
 fn launch(
     cfg: &RunnerConfig,
     prepared: &Prepared<'_>,
     slot: usize,
     lint: Option<&str>,
+    spare: bool,
 ) -> Result<Option<Session>, SessionError> {
+    let spawn = if spare {
+        Session::spawn_spare
+    } else {
+        Session::spawn
+    };
     let session = match prepared {
         Prepared::Python {
             student_file,
@@ -488,7 +566,7 @@ fn launch(
             let program = cfg
                 .python
                 .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
-            Session::spawn(cfg, files, &program, slot)?
+            spawn(cfg, files, &program, slot)?
         }
         Prepared::Compiled { program } => {
             let files = [SessionFile {
@@ -496,7 +574,7 @@ fn launch(
                 contents: program,
                 executable: true,
             }];
-            Session::spawn(cfg, &files, &cxx::program(cfg), slot)?
+            spawn(cfg, &files, &cxx::program(cfg), slot)?
         }
         Prepared::Nothing => return Ok(None),
     };

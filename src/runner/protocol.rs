@@ -49,7 +49,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::{RaisedError, Reply};
+use crate::outcome::{CallOutcome, RaisedError, Reply};
+use crate::shown;
 
 /// The protocol version this runner speaks.
 pub(crate) const PROTOCOL: u32 = 2;
@@ -109,14 +110,71 @@ impl Request<'_> {
 
 impl Message {
     pub(crate) fn parse(line: &str) -> Result<Message, serde_json::Error> {
-        serde_json::from_str(line)
+        let mut message: Message = serde_json::from_str(line)?;
+        message.bound();
+        Ok(message)
+    }
+
+    /// Caps and escapes every student-controlled string (exception type
+    /// names, messages, tracebacks, the strings of an answer's
+    /// description) as it enters salgrade, so that a 2 MiB class name
+    /// costs a few kilobytes of the report and no raw control byte reaches
+    /// a terminal.
+    fn bound(&mut self) {
+        match self {
+            Message::ImportFailed { error } => error.bound(),
+            Message::Result { reply, .. } => {
+                match &mut reply.outcome {
+                    CallOutcome::Raised { error } => error.bound(),
+                    CallOutcome::Returned { answer } => bound_value(answer),
+                    CallOutcome::Missing => {}
+                }
+                if let Some(changed) = reply.input_changed.take() {
+                    reply.input_changed = Some(shown::entering(changed, MAX_STRING));
+                }
+            }
+            Message::Unreadable { error } => {
+                *error = shown::entering(std::mem::take(error), MAX_STRING);
+            }
+            Message::Ready { .. } | Message::Linted { .. } => {}
+        }
+    }
+}
+
+/// The longest student string kept (bytes), but tracebacks.
+pub(crate) const MAX_STRING: usize = 2000;
+/// The longest traceback kept (bytes).
+pub(crate) const MAX_TRACEBACK: usize = 4000;
+
+impl RaisedError {
+    fn bound(&mut self) {
+        self.kind = shown::entering(std::mem::take(&mut self.kind), 200);
+        self.message = shown::entering(std::mem::take(&mut self.message), MAX_STRING);
+        self.traceback = shown::entering(std::mem::take(&mut self.traceback), MAX_TRACEBACK);
+        if let Some(text) = self.text.take() {
+            self.text = Some(shown::entering(text, 400));
+        }
+    }
+}
+
+/// The longest string of an answer's description kept (bytes): far beyond
+/// any answer an assignment judges, so that capping never changes a
+/// verdict, and still bounded.
+pub(crate) const MAX_ANSWER_STRING: usize = 64 * 1024;
+
+/// Caps and escapes every string in an answer's description.
+fn bound_value(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(s) => *s = shown::entering(std::mem::take(s), MAX_ANSWER_STRING),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(bound_value),
+        serde_json::Value::Object(map) => map.values_mut().for_each(bound_value),
+        _ => {}
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::CallOutcome;
 
     #[test]
     fn requests_are_one_line_of_json() {

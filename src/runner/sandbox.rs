@@ -182,6 +182,11 @@ pub(crate) struct Program<'a> {
     pub drop_privileges: bool,
     /// The resource limits, when not the run's own (a compiler's).
     pub limits: Limits,
+    /// Salgrade reads a file the program writes (the compiler's output):
+    /// its writes go to the session folder itself. Otherwise (student
+    /// code) they go to a size-limited scratch layer over it, in the
+    /// `namespaces` backend.
+    pub keeps_output: bool,
 }
 
 pub(crate) fn launch(
@@ -243,7 +248,13 @@ pub(crate) fn launch(
                 // Nothing to sweep: every process of the student lives in
                 // the PID namespace, which dies with its init.
                 sweep_uid: None,
-                confine: Some(confine::plan(program, dir, program.limits.memory_mb, user)),
+                confine: Some(confine::plan(
+                    program,
+                    dir,
+                    program.limits.memory_mb,
+                    user,
+                    identity.map(|i| (i.uid, i.gid)),
+                )),
             }
         }
         SandboxKind::Bwrap => {
@@ -323,6 +334,7 @@ impl Python {
             binds: vec![&self.prefix],
             drop_privileges,
             limits,
+            keeps_output: false,
         }
     }
 }
@@ -440,6 +452,7 @@ fn probe_namespaces() -> Result<(), String> {
         binds: Vec::new(),
         drop_privileges: root,
         limits: Limits::default(),
+        keeps_output: false,
     };
     // The probe's uid only runs `true`; the first sandbox uid is as good as any.
     let mut launch = launch(
@@ -461,7 +474,7 @@ fn probe_namespaces() -> Result<(), String> {
         &w,
         launch.limits,
         launch.identity,
-        [None, None],
+        [None, None, None],
         launch.confine.take(),
     );
     let status = launch

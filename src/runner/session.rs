@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::capture::{self, Captured, Shared};
-use super::cgroup::{Cgroups, SlotGroup};
+use super::cgroup::{Cgroups, CpuFormat, SessionGroup, SlotGroup};
 use super::protocol::{self, Message, Request};
 use super::sandbox::{self, Limits, Program, Python, SandboxKind};
 use super::unix::{self, Group};
@@ -67,7 +67,27 @@ pub(crate) enum SessionError {
         #[source]
         source: std::io::Error,
     },
+    /// The student's own processes still fill the slot's task limit, so no
+    /// new process of theirs could start: the student's failure, not the
+    /// run's (see [`SessionError::is_students`]).
+    #[error(
+        "could not start a new process: the submission's {tasks} processes and threads still fill its limit"
+    )]
+    SlotFull { tasks: u64 },
 }
+
+impl SessionError {
+    /// Whether the failure is confined to the student's own session, so
+    /// that it becomes their verdict and the run goes on.
+    pub(crate) fn is_students(&self) -> bool {
+        matches!(self, SessionError::SlotFull { .. })
+    }
+}
+
+/// How long a start that fails for want of a task (EAGAIN: the slot's
+/// `pids` limit, or the slot uid's RLIMIT_NPROC) is retried: a dying
+/// namespace's tasks are counted until they are reaped.
+const SPAWN_PATIENCE: Duration = Duration::from_secs(3);
 
 /// How starting a session went.
 #[derive(Debug)]
@@ -103,10 +123,18 @@ pub(crate) enum CallEnd {
     Died(Death),
 }
 
-/// The CPU time the student's program has used: its
-/// `/proc/PID/schedstat`, kept open and read from the start each time
-/// (nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
-struct CpuClock(std::fs::File);
+/// The CPU time the student's program has used, from a file kept open and
+/// read from the start each time: its session cgroup's (every thread and
+/// child of the session counted, the ones that exited too), or, without
+/// one, the program's own `/proc/PID/schedstat` (its main thread only;
+/// nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
+struct CpuClock(std::fs::File, ClockKind);
+
+#[derive(Clone, Copy)]
+enum ClockKind {
+    Schedstat,
+    Cgroup(CpuFormat),
+}
 
 impl CpuClock {
     /// The clock of the program `depth` levels below `pid` (the sandbox's
@@ -125,16 +153,26 @@ impl CpuClock {
             }
         }
         let clock = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
-        Some((CpuClock(clock), inner))
+        Some((CpuClock(clock, ClockKind::Schedstat), inner))
+    }
+
+    fn of_group(group: &SessionGroup) -> Option<CpuClock> {
+        let (file, format) = group.cpu_file()?;
+        Some(CpuClock(file, ClockKind::Cgroup(format)))
     }
 
     fn read(&self) -> Option<Duration> {
         use std::os::unix::fs::FileExt;
-        let mut buf = [0u8; 128];
+        let mut buf = [0u8; 512];
         let n = self.0.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(&buf[..n]).ok()?;
-        let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-        Some(Duration::from_nanos(ns))
+        match self.1 {
+            ClockKind::Schedstat => {
+                let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+                Some(Duration::from_nanos(ns))
+            }
+            ClockKind::Cgroup(format) => format.parse(text),
+        }
     }
 }
 
@@ -234,6 +272,10 @@ pub(crate) struct Session {
     sweep_uid: Option<u32>,
     sandbox: SandboxKind,
     cgroup: Option<SlotGroup>,
+    /// The session's own cgroup, its CPU clock (returned to `cgroups` at
+    /// the end).
+    cpu_group: Option<SessionGroup>,
+    cgroups: Option<std::sync::Arc<Cgroups>>,
     oom_baseline: u64,
     finished: bool,
     spawned: Instant,
@@ -305,7 +347,7 @@ impl Session {
                         SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
                     };
                     if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
-                        session.cpu = Some(clock);
+                        session.cpu.get_or_insert(clock);
                         session.inner = inner;
                     }
                     Started::Ready { functions }
@@ -372,6 +414,27 @@ impl Session {
         program: &Program<'_>,
         slot: usize,
     ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Nothing)
+    }
+
+    /// Starts a program beside a live session of the same submission in
+    /// its slot (a spare): the slot is not emptied first.
+    pub(crate) fn spawn_spare(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Live)
+    }
+
+    fn spawn_in(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+        beside: Beside,
+    ) -> Result<Session, SessionError> {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::Builder::new()
             .prefix("salgrade-")
@@ -404,10 +467,22 @@ impl Session {
             }
             _ => None,
         };
-        let join = match &cgroup {
+        let mut join = match &cgroup {
             Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
             None => Vec::new(),
         };
+        // The session's own cgroup last: on v2 it lies below the slot's, and
+        // a process is where it was written last.
+        let cpu_group = match &cfg.cgroups {
+            Some(c) if cgroup.is_some() => c.session(slot),
+            _ => None,
+        };
+        if let Some(g) = &cpu_group {
+            join.push(g.join_fd().map_err(SessionError::Cgroup)?);
+        }
+        if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
+            group.empty();
+        }
         let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         // The folder stays 0700: only the identity the student runs as (the
         // slot's uid, or salgrade's own) may enter it, so concurrently graded
@@ -421,7 +496,7 @@ impl Session {
             &resp_write,
             launch.limits,
             launch.identity,
-            [join.first(), join.get(1)],
+            [join.first(), join.get(1), join.get(2)],
             launch.confine.take(),
         );
         launch
@@ -429,9 +504,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let program = launch.command.get_program().to_string_lossy().into_owned();
-        let mut child = unix::forking(|| launch.command.spawn())
-            .map_err(|source| SessionError::Spawn { program, source })?;
+        let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref())?;
         drop(req_read);
         drop(resp_write);
         let group = Group(child.id() as i32);
@@ -460,10 +533,12 @@ impl Session {
             sweep_uid: launch.sweep_uid,
             sandbox: cfg.sandbox,
             cgroup,
+            cpu: cpu_group.as_ref().and_then(CpuClock::of_group),
+            cpu_group,
+            cgroups: cfg.cgroups.clone(),
             oom_baseline,
             finished: false,
             spawned: Instant::now(),
-            cpu: None,
             inner: Vec::new(),
             linted: None,
             dir,
@@ -525,11 +600,19 @@ impl Session {
             match self.next_message(wait) {
                 Ok(text) => {
                     return match Message::parse(&text) {
-                        Ok(message) => CallEnd::Answered {
-                            message,
-                            wall: start.elapsed(),
-                            cpu: used(self),
-                        },
+                        Ok(message) => {
+                            let (wall, cpu) = (start.elapsed(), used(self));
+                            // Work spread over threads or children can pass
+                            // the CPU deadline between two readings. Only
+                            // tasks in parallel use CPU time faster than
+                            // wall time, so an answer that did both is a
+                            // timeout; a single thread's is never judged so.
+                            if cpu.is_some_and(|c| c > deadline.cpu && c > wall) {
+                                self.end();
+                                return CallEnd::TimedOut { cpu: true };
+                            }
+                            CallEnd::Answered { message, wall, cpu }
+                        }
                         Err(e) => CallEnd::Died(
                             self.kill_with_note(format!("sent a malformed answer: {e}")),
                         ),
@@ -651,6 +734,9 @@ impl Session {
                 unix::reap_pids(&self.inner);
             }
         }
+        if let (Some(group), Some(cgroups)) = (self.cpu_group.take(), &self.cgroups) {
+            cgroups.release(group);
+        }
     }
 
     /// What the student printed so far. Call after [`Session::end`] to have it all.
@@ -676,6 +762,44 @@ impl Drop for Session {
 enum Waited {
     TimedOut,
     Died(Death),
+}
+
+/// What else of the submission may be running in the slot when a session
+/// starts.
+#[derive(Clone, Copy)]
+enum Beside {
+    Nothing,
+    Live,
+}
+
+/// Spawns `command`, waiting and retrying while the system refuses a new
+/// task (EAGAIN). A refusal that outlasts [`SPAWN_PATIENCE`] while the
+/// slot's cgroup still holds tasks is the student's (their own processes
+/// fill it); otherwise it is the harness's.
+fn spawn_patiently(
+    command: &mut std::process::Command,
+    cgroup: Option<&SlotGroup>,
+) -> Result<Child, SessionError> {
+    let until = Instant::now() + SPAWN_PATIENCE;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        // Never while a program file is being written (see `unix::forking`).
+        match unix::forking(|| command.spawn()) {
+            Ok(child) => return Ok(child),
+            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            Err(source) => {
+                let tasks = cgroup.and_then(SlotGroup::tasks).unwrap_or(0);
+                if source.raw_os_error() == Some(nix::libc::EAGAIN) && tasks > 0 {
+                    return Err(SessionError::SlotFull { tasks });
+                }
+                let program = command.get_program().to_string_lossy().into_owned();
+                return Err(SessionError::Spawn { program, source });
+            }
+        }
+    }
 }
 
 fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {

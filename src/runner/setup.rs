@@ -43,8 +43,13 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
             program.display()
         );
     }
+    // The file itself, not a symbolic link to it: a link in a folder
+    // only root may enter (`/root/bin/python3`) would be out of the slot
+    // uid's reach, where the file it names is not. (`-I -S` uses no
+    // virtual environment's packages, so nothing is lost.)
+    let executable = std::fs::canonicalize(exe).unwrap_or_else(|_| PathBuf::from(exe));
     Ok(Python {
-        executable: PathBuf::from(exe),
+        executable,
         prefix: PathBuf::from(prefix),
         version: version.to_owned(),
     })

@@ -148,12 +148,13 @@ pub(crate) fn prepare(
     response: &OwnedFd,
     limits: Option<ChildLimits>,
     identity: Option<Identity>,
-    join: [Option<&OwnedFd>; 2],
+    join: [Option<&OwnedFd>; 3],
     confine: Option<Plan>,
 ) {
     let request = request.as_raw_fd();
     let response = response.as_raw_fd();
     let join = join.map(|fd| fd.map(AsRawFd::as_raw_fd));
+    let fresh_init = confine.as_ref().and_then(|_| init_executable());
     cmd.process_group(0);
     // SAFETY: the closure runs between fork and exec; the raw fds stay open
     // in the parent until after spawn returns; it only calls write, dup2,
@@ -191,7 +192,7 @@ pub(crate) fn prepare(
                 // The keeper dies with the salgrade thread that started it.
                 nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
                 // Returns only in the namespace's PID 2, the program.
-                enter(plan)?;
+                enter(plan, fresh_init)?;
                 nix::sys::prctl::set_no_new_privs()?;
             }
             if let Some(id) = identity {
@@ -346,8 +347,12 @@ pub(crate) fn is_root() -> bool {
 
 /// Enters the plan's namespaces and root: called in the keeper, it forks
 /// the namespace's init, which builds the root and forks the program; it
-/// returns only in the program, and only the program execs.
-fn enter(plan: &Plan) -> io::Result<()> {
+/// returns only in the program. Init then replaces itself with a fresh
+/// image of salgrade's executable (`fresh_init`) in its init role, before
+/// the program may exec: the namespace's PID 1, which the student can see
+/// in `/proc/1`, holds nothing of the grader (no argv, no environment, no
+/// heap with the expected answers).
+fn enter(plan: &Plan, fresh_init: Option<RawFd>) -> io::Result<()> {
     let mut flags = CloneFlags::CLONE_NEWNS
         | CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNET
@@ -374,11 +379,20 @@ fn enter(plan: &Plan) -> io::Result<()> {
     nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
     build_root(plan)?;
     let _ = sethostname("salgrade");
+    // The program waits for init's exec: the write end is close-on-exec,
+    // so the program reads end-of-file once init is a fresh image (or
+    // has exited), never while init is still a copy of salgrade.
+    let (exec_read, exec_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
     // SAFETY: as above.
     if let ForkResult::Parent { child } = unsafe { fork() }? {
-        init(child, status_write);
+        drop(exec_read);
+        init(child, status_write, fresh_init, exec_write);
     }
     drop(status_write);
+    drop(exec_write);
+    let mut byte = [0u8; 1];
+    while let Err(Errno::EINTR) = nix::unistd::read(&exec_read, &mut byte) {}
+    drop(exec_read);
     Ok(())
 }
 
@@ -460,6 +474,52 @@ fn build_root(plan: &Plan) -> io::Result<()> {
                 MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
                 none,
             )?,
+            Step::Overlay {
+                lower,
+                upper,
+                work,
+                to,
+                options,
+                owner,
+            } => {
+                for dir in [upper, work] {
+                    match mkdir(dir.as_c_str(), Mode::from_bits_truncate(0o700)) {
+                        Ok(()) | Err(Errno::EEXIST) => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                if let Some((uid, gid)) = owner {
+                    nix::unistd::chown(
+                        upper.as_c_str(),
+                        Some(Uid::from_raw(*uid)),
+                        Some(Gid::from_raw(*gid)),
+                    )?;
+                }
+                let layered = mount(
+                    Some(c"overlay"),
+                    to.as_c_str(),
+                    Some(c"overlay"),
+                    MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+                    Some(options.as_c_str()),
+                );
+                if layered.is_err() {
+                    // No overlay here (an old kernel, an odd path): the
+                    // folder itself, as before, with RLIMIT_FSIZE only.
+                    mount(
+                        Some(lower.as_c_str()),
+                        to.as_c_str(),
+                        none,
+                        MsFlags::MS_BIND | MsFlags::MS_REC,
+                        none,
+                    )?;
+                    let flags = MsFlags::MS_BIND
+                        | MsFlags::MS_REMOUNT
+                        | MsFlags::MS_NOSUID
+                        | MsFlags::MS_NODEV
+                        | kept_flags(to)?;
+                    mount(none, to.as_c_str(), none, flags, none)?;
+                }
+            }
             Step::Symlink { target, link } => {
                 match symlinkat(target.as_c_str(), AT_FDCWD, link.as_c_str()) {
                     Ok(()) | Err(Errno::EEXIST) => {}
@@ -508,11 +568,21 @@ fn kept_flags(path: &std::ffi::CStr) -> io::Result<MsFlags> {
 
 /// Closes every descriptor but `keep`.
 fn close_all_but(keep: RawFd) {
-    let keep = keep as u32;
-    if keep > 0 {
-        close_range(0, keep - 1, 0);
+    close_all_but_these(&mut [keep]);
+}
+
+/// Closes every descriptor but those in `keep` (sorted here, in place).
+fn close_all_but_these(keep: &mut [RawFd]) {
+    keep.sort_unstable();
+    let mut next: u32 = 0;
+    for &fd in keep.iter() {
+        let fd = fd as u32;
+        if fd > next {
+            close_range(next, fd - 1, 0);
+        }
+        next = fd + 1;
     }
-    close_range(keep + 1, u32::MAX, 0);
+    close_range(next, u32::MAX, 0);
 }
 
 /// Marks every descriptor from `first` on close-on-exec.
@@ -607,10 +677,142 @@ fn keep(init: Pid, status_read: OwnedFd, status_write: OwnedFd) -> ! {
     end_as(ending.unwrap_or([0, 1]))
 }
 
-/// Init, the namespace's PID 1: reaps everything until the program ends,
-/// tells the keeper how, and exits, which kills what is left inside.
-fn init(program: Pid, status_write: OwnedFd) -> ! {
-    close_all_but(status_write.as_raw_fd());
+/// Init, the namespace's PID 1: becomes a fresh image of salgrade in its
+/// init role (see [`fresh_init_entry`]), which reaps everything until the
+/// program ends, tells the keeper how, and exits, which kills what is left
+/// inside. Where that exec fails, this copy does the same work itself.
+fn init(program: Pid, status_write: OwnedFd, fresh: Option<RawFd>, exec_write: OwnedFd) -> ! {
+    let status = status_write.as_raw_fd();
+    let mut keep = [status, fresh.unwrap_or(status), exec_write.as_raw_fd()];
+    close_all_but_these(&mut keep);
+    if let Some(exe) = fresh {
+        exec_fresh_init(exe, status, program);
+    }
+    drop(exec_write);
+    init_loop(program, status)
+}
+
+/// The fd a fresh init writes the program's ending to.
+const FRESH_INIT_STATUS_FD: RawFd = 3;
+/// The fresh init's `argv[0]`: the hidden role salgrade's executable takes
+/// on when started with it (and only then).
+const FRESH_INIT_ARGV0: &[u8] = b"salgrade-sandbox-init\0";
+
+/// Replaces this (forked) init with a fresh image of salgrade's executable,
+/// with an empty environment and argv `salgrade-sandbox-init PID`, the
+/// status pipe on fd 3. Returns only if the exec failed.
+fn exec_fresh_init(exe: RawFd, status: RawFd, program: Pid) {
+    if status != FRESH_INIT_STATUS_FD {
+        // SAFETY: dup2 onto a descriptor number this process does not use
+        // (every other was closed); the copy is not close-on-exec.
+        if unsafe { nix::libc::dup2(status, FRESH_INIT_STATUS_FD) } < 0 {
+            return;
+        }
+    } else {
+        // SAFETY: clears close-on-exec on a descriptor this process owns.
+        unsafe { nix::libc::fcntl(status, nix::libc::F_SETFD, 0) };
+    }
+    // The program's pid in decimal, on the stack (no allocation here).
+    let mut digits = [0u8; 24];
+    let mut at = digits.len() - 1;
+    let mut n = program.as_raw().max(0) as u32;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let argv: [*const nix::libc::c_char; 3] = [
+        FRESH_INIT_ARGV0.as_ptr().cast(),
+        digits[at..].as_ptr().cast(),
+        std::ptr::null(),
+    ];
+    let envp: [*const nix::libc::c_char; 1] = [std::ptr::null()];
+    // SAFETY: execveat on an fd this process holds, with NUL-terminated
+    // strings and NULL-terminated arrays that live on this stack frame.
+    unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_execveat,
+            exe,
+            c"".as_ptr(),
+            argv.as_ptr(),
+            envp.as_ptr(),
+            nix::libc::AT_EMPTY_PATH,
+        );
+    }
+}
+
+/// salgrade's own executable, opened once, for fresh inits; `None` where
+/// the fresh init cannot be entered (not glibc, which alone passes argv to
+/// the constructor that takes the role) or the executable cannot be opened.
+fn init_executable() -> Option<RawFd> {
+    static EXE: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) {
+        return None;
+    }
+    EXE.get_or_init(|| {
+        nix::fcntl::open(
+            c"/proc/self/exe",
+            OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
+    })
+    .as_ref()
+    .map(AsRawFd::as_raw_fd)
+}
+
+/// Runs before `main` in every process of salgrade's executable (glibc
+/// calls `.init_array` entries with argc, argv and envp): in a fresh init,
+/// started as `salgrade-sandbox-init PID` by [`exec_fresh_init`], it does
+/// init's work and exits; in any other process it returns at once.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static FRESH_INIT: extern "C" fn(
+    nix::libc::c_int,
+    *const *const nix::libc::c_char,
+    *const *const nix::libc::c_char,
+) = fresh_init_entry;
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+extern "C" fn fresh_init_entry(
+    argc: nix::libc::c_int,
+    argv: *const *const nix::libc::c_char,
+    _envp: *const *const nix::libc::c_char,
+) {
+    if argc != 2 || argv.is_null() {
+        return;
+    }
+    // SAFETY: glibc passes the process's argv: `argc` valid pointers to
+    // NUL-terminated strings.
+    let (role, pid) = unsafe {
+        (
+            std::ffi::CStr::from_ptr(*argv),
+            std::ffi::CStr::from_ptr(*argv.add(1)),
+        )
+    };
+    if role.to_bytes_with_nul() != FRESH_INIT_ARGV0 {
+        return;
+    }
+    let Some(program) = std::str::from_utf8(pid.to_bytes())
+        .ok()
+        .and_then(|p| p.parse::<i32>().ok())
+    else {
+        // SAFETY: as in `init`.
+        unsafe { nix::libc::_exit(1) }
+    };
+    // Not dumpable: its /proc files belong to root and its memory cannot be
+    // read by a process of the namespace's own user.
+    let _ = nix::sys::prctl::set_dumpable(false);
+    init_loop(Pid::from_raw(program), FRESH_INIT_STATUS_FD)
+}
+
+/// Init's work: reaps everything until the program ends, writes how it
+/// ended to `status`, and exits.
+fn init_loop(program: Pid, status: RawFd) -> ! {
     let ending = loop {
         match waitpid(Pid::from_raw(-1), None) {
             Ok(status) if status.pid() == Some(program) => {
@@ -622,7 +824,8 @@ fn init(program: Pid, status_write: OwnedFd) -> ! {
             Err(_) => break [0, 1],
         }
     };
-    let _ = nix::unistd::write(&status_write, &ending);
+    // SAFETY: `status` stays open until this process exits.
+    let _ = nix::unistd::write(unsafe { BorrowedFd::borrow_raw(status) }, &ending);
     // SAFETY: _exit ends the process at once, as a forked child must.
     unsafe { nix::libc::_exit(0) }
 }

@@ -26,7 +26,7 @@ use crate::{fixtures, salgrade, stderr_of, stdout_of};
 const PORT: u16 = 47614;
 
 /// Whether a C++ compiler is there; if not, the caller returns early.
-fn have_cxx() -> bool {
+pub(crate) fn have_cxx() -> bool {
     let found = ["g++", "c++"].iter().any(|c| {
         std::process::Command::new(c)
             .arg("--version")

@@ -14,6 +14,7 @@ mod formats;
 mod game;
 mod generate;
 mod grade;
+mod hostile;
 mod html;
 mod isolation;
 mod lint;

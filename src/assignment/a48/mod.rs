@@ -351,7 +351,10 @@ impl Assignment for A48 {
         };
         let answer: Answer = match serde_json::from_value(answer.clone()) {
             Ok(a) => a,
-            Err(e) => return Verdict::harness(format!("the adapter's answer is malformed: {e}")),
+            // The description was made in the student's process, by code
+            // their value can subvert (a type whose `__name__` is not a
+            // string): what cannot be decoded is their answer's fault.
+            Err(e) => return crate::verdict::undescribable_answer(&e),
         };
         match (&expected, function) {
             (A48Expected::OneOf(accepted), A48Function::Willfinish | A48Function::Whowins) => {
