@@ -12,6 +12,7 @@ mod game;
 mod generate;
 mod grade;
 mod isolation;
+mod layering;
 mod lint;
 mod reference;
 mod safety;
