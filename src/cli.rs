@@ -15,6 +15,33 @@ use crate::runner::{Language, SandboxKind};
 /// squares), which is a typo more often than a plan.
 pub(crate) const MAX_RANDOM_CASES: u64 = 2000;
 
+/// The largest `--timeout-multiplier`: with the model's CPU time bounded by
+/// the calibration deadline, deadlines stay far inside what a `Duration`
+/// holds, and a larger factor would hide a real timeout anyway.
+pub(crate) const MAX_TIMEOUT_MULTIPLIER: f64 = 1000.0;
+
+/// The longest shrinking budget per student, `--shrink-ms` (ten minutes).
+pub(crate) const MAX_SHRINK_MS: u64 = 600_000;
+
+/// The most output bytes kept per stream, `--output-cap`.
+pub(crate) const MAX_OUTPUT_CAP: u64 = 64 * 1024 * 1024;
+
+/// `--timeout-multiplier`: a finite number from 1 to
+/// [`MAX_TIMEOUT_MULTIPLIER`] (`inf`, `NaN` and `1e300` are refused here,
+/// before any `Duration` is computed from them).
+fn multiplier(text: &str) -> Result<f64, String> {
+    let x: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if !x.is_finite() || !(1.0..=MAX_TIMEOUT_MULTIPLIER).contains(&x) {
+        return Err(format!(
+            "must be a number from 1 to {MAX_TIMEOUT_MULTIPLIER}, not `{text}`"
+        ));
+    }
+    Ok(x)
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "salgrade",
@@ -39,6 +66,11 @@ pub(crate) enum Command {
         after_help = "Example:\n  salgrade merge shard-1/report.json shard-2/report.json shard-3/report.json --format csv -o grades.csv\n\nReports graded with different assignments, seeds, cases, options, rubrics, limits or salgrade versions are refused, as is a student in two reports. Exits 0 when every student has full marks, 1 otherwise."
     )]
     Merge(MergeArgs),
+    /// List every common mistake of a graded cohort, largest first, from its `report.json`.
+    #[command(
+        after_help = "Example:\n  salgrade clusters out/report.json\n\nEach group is the students whose function failed the same minimal board with the same answer; `grade` shows the five largest under its table."
+    )]
+    Clusters(ClustersArgs),
     /// Self-check one file with the public cases, as a student before the deadline.
     #[command(
         after_help = "Example:\n  salgrade check salbLLfunctions.py\n\nExits 0 only when every case passes, so it works in CI or a pre-commit hook."
@@ -55,7 +87,7 @@ pub(crate) enum Command {
     /// Answer one question with the reference implementation.
     #[command(
         name = "ref",
-        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref --assignment leetcode909 moves --board-json '[[-1,-1],[-1,3]]'\n  salgrade ref --assignment min-throws explain --board-json '[-1,5,-1,-1,-1,-1,-1]'\n\n`salgrade assignments` lists each assignment's questions."
+        after_help = "Examples:\n  salgrade ref willfinish --board-json '{\"squares\": 6, \"snadders\": [[5, 1]]}' 1\n  salgrade ref whowins --board board.json 2 4\n  salgrade ref --assignment leetcode909 answer --board-json '[[-1,-1],[-1,3]]'\n  salgrade ref --assignment min-throws explain --board-json '[-1,5,-1,-1,-1,-1,-1]'\n\n`salgrade assignments` lists each assignment's questions."
     )]
     Ref(RefArgs),
     /// Write the default rubric (TOML, with comments) to start from.
@@ -91,6 +123,9 @@ pub(crate) struct CaseArgs {
         value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_RANDOM_CASES)
     )]
     pub cases: usize,
+    /// Read the seed from this file (one number) instead of `--seed`, so a secret seed is not on the command line, where processes that can see salgrade's can read it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases_file"])]
+    pub seed_file: Option<PathBuf>,
     /// Grade with this case file (from `salgrade gen` or hand-written) instead of a seed.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "cases"])]
     pub cases_file: Option<PathBuf>,
@@ -125,7 +160,7 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     /// The least CPU time a case gets, in milliseconds, 10 or more (default 50): a case's
-    /// deadline is the student process's CPU time, which a loaded machine does not inflate.
+    /// deadline is the student process's CPU time, at least 10x the naive solution's.
     #[arg(long, value_name = "MS", default_value_t = 50,
         value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub timeout_floor_ms: u64,
@@ -134,11 +169,14 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(50..=3_600_000))]
     pub wall_floor_ms: u64,
-    /// A case's CPU deadline is this many times the model solution's CPU time on it, if above the floor (default 25).
-    #[arg(long, value_name = "X", default_value_t = 25.0)]
+    /// A case's CPU deadline is at least this many times the model solution's CPU time on it: a number from 1 to 1000 (default 25).
+    #[arg(long, value_name = "X", default_value_t = 25.0, value_parser = multiplier)]
     pub timeout_multiplier: f64,
-    /// The deadline for building a C++ submission, in milliseconds (default 30000).
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    /// The wall-time backstop for building a C++ submission, in milliseconds, 1000 or more
+    /// (default 300000): a build's budget is 60 s of CPU time per compiler process, and a
+    /// build out of either is tried once more.
+    #[arg(long, value_name = "MS", default_value_t = 300_000,
+        value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
     pub build_timeout_ms: u64,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
@@ -157,10 +195,12 @@ pub(crate) struct RunArgs {
         value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub file_size_mb: u64,
     /// Time per student for shrinking each failing function's smallest case to a minimal counterexample, in milliseconds; 0 turns it off (default 3000). Never changes a score.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    #[arg(long, value_name = "MS", default_value_t = 3000,
+        value_parser = clap::value_parser!(u64).range(0..=MAX_SHRINK_MS))]
     pub shrink_ms: u64,
-    /// Bytes of stdout, and of stderr, kept per student (default 65536).
-    #[arg(long, value_name = "BYTES", default_value_t = 65536)]
+    /// Bytes of stdout, and of stderr, kept per student, at most 67108864 (64 MiB; default 65536).
+    #[arg(long, value_name = "BYTES", default_value_t = 65536,
+        value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_OUTPUT_CAP))]
     pub output_cap: usize,
 }
 
@@ -175,8 +215,9 @@ pub(crate) struct GradeArgs {
     /// The rubric (TOML); default: 25 points per function, proportional credit.
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// Students graded at once, 1 to 256 (default: the number of cores).
-    #[arg(long, short = 'j', value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
+    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores).
+    #[arg(long, short = 'j', env = "SALGRADE_JOBS",
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
     /// The report format (default `table`); `gradescope` and `classroom` need a folder holding exactly one submission.
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -184,6 +225,9 @@ pub(crate) struct GradeArgs {
     /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload) or `generic` (identifier, total, one column per function).
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping each submission's identifier to MarkUs user names; default: the identifiers are the user names.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
     /// Write the report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -218,9 +262,19 @@ pub(crate) struct MergeArgs {
     /// The columns of `--format csv`: `salgrade` (default), `markus` or `generic`.
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping identifiers to MarkUs user names; default: the identifiers are the user names.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClustersArgs {
+    /// The `report.json` that `grade` wrote in its `--out-dir` (default `salgrade-out`), or `merge --format json` wrote.
+    #[arg(value_name = "REPORT")]
+    pub report: PathBuf,
 }
 
 #[derive(Debug, Args)]

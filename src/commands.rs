@@ -14,13 +14,14 @@ use salgrade_reference::{CaseFile, Options};
 
 use crate::assignment::{self, Assignment};
 use crate::cli::{
-    AssignmentArg, CaseArgs, CheckArgs, GenArgs, GradeArgs, InitArgs, LintArgs, LintFormat,
-    MergeArgs, RefArgs, RunArgs, SandboxArgs,
+    AssignmentArg, CaseArgs, CheckArgs, ClustersArgs, GenArgs, GradeArgs, InitArgs, LintArgs,
+    LintFormat, MergeArgs, RefArgs, RunArgs, SandboxArgs,
 };
 use crate::discover::{self, Submission};
 use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::lint;
 use crate::grading::rubric::{self, Rubric};
+use crate::infer;
 use crate::journal::{self, Journal};
 use crate::output::{self, AtomicFile};
 use crate::report::coverage;
@@ -51,17 +52,89 @@ fn options(assignment: &dyn Assignment, given: &[String]) -> anyhow::Result<Opti
         .map_err(|e| anyhow!("`--option` for assignment `{}`: {e}", assignment.id()))
 }
 
-/// The assignment and its cases: a case file names its own assignment (and
-/// wins over `--assignment`); otherwise the named one generates them.
-fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)> {
+/// What the files to be graded say about their assignment (see
+/// [`crate::infer`]), and the folder their names are shown relative to.
+struct Evidence<'a> {
+    pointers: infer::Pointers,
+    root: &'a Path,
+}
+
+impl Evidence<'_> {
+    fn of_file(file: &Path) -> Evidence<'_> {
+        Evidence {
+            pointers: infer::of_file(file),
+            root: file.parent().unwrap_or(Path::new("")),
+        }
+    }
+
+    fn of_folder(root: &Path) -> Evidence<'_> {
+        Evidence {
+            pointers: infer::of_folder(root),
+            root,
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.pointers.describe(self.root)
+    }
+}
+
+/// The assignment to grade when no case file names one: `--assignment`,
+/// else the one the files point to (said in one line), else the default.
+/// Files pointing to different assignments are refused: grading them all as
+/// one would score the others zero.
+fn chosen_assignment(
+    arg: &AssignmentArg,
+    evidence: &Evidence<'_>,
+) -> anyhow::Result<&'static dyn Assignment> {
+    if let Some(name) = &arg.assignment {
+        let assignment = assignment::by_id(name)?;
+        if !evidence.pointers.by_assignment.is_empty() && !evidence.pointers.includes(name) {
+            eprintln!(
+                "warning: grading as `{name}` (`--assignment`), but the files point to {}",
+                evidence.describe()
+            );
+        }
+        return Ok(assignment);
+    }
+    if let Some((assignment, clue, file)) = evidence.pointers.single() {
+        let file = file.strip_prefix(evidence.root).unwrap_or(file).display();
+        let how = match clue {
+            infer::Clue::Name => format!("the file name `{file}`"),
+            infer::Clue::Definitions => format!("the functions `{file}` defines"),
+        };
+        eprintln!(
+            "note: assignment `{}`, inferred from {how} (pass `--assignment` to choose)",
+            assignment.id()
+        );
+        return Ok(assignment);
+    }
+    if evidence.pointers.by_assignment.is_empty() {
+        return Ok(assignment::by_id(assignment::DEFAULT)?);
+    }
+    bail!(
+        "the files point to different assignments: {}; pass `--assignment NAME` to grade one of them (`salgrade assignments` lists them)",
+        evidence.describe()
+    )
+}
+
+/// The assignment and its cases: a case file names its own assignment, and
+/// an `--assignment` that contradicts it is an error, as are files that
+/// point only to other assignments (they would fail at import, and the
+/// student would be blamed); otherwise the chosen assignment generates them.
+fn cases(
+    args: &CaseArgs,
+    evidence: &Evidence<'_>,
+) -> anyhow::Result<(&'static dyn Assignment, CaseFile)> {
     let Some(path) = &args.cases_file else {
-        let assignment = named(&args.assignment)?;
+        let assignment = chosen_assignment(&args.assignment, evidence)?;
         let options = options(assignment, &args.options)?;
         note_long_generation(args.cases);
-        return Ok((
-            assignment,
-            assignment.generate(args.seed, args.cases, &options),
-        ));
+        let seed = match &args.seed_file {
+            Some(path) => crate::secrets::read_seed(path)?,
+            None => args.seed,
+        };
+        return Ok((assignment, assignment.generate(seed, args.cases, &options)));
     };
     let file = engine::read_case_file(path)?;
     let assignment = assignment::by_id(&file.assignment)
@@ -72,9 +145,22 @@ fn cases(args: &CaseArgs) -> anyhow::Result<(&'static dyn Assignment, CaseFile)>
         .as_deref()
         .filter(|a| *a != file.assignment)
     {
-        eprintln!(
-            "note: `--assignment {asked}` ignored: case file `{}` is for `{}`",
+        bail!(
+            "`--assignment {asked}` contradicts case file `{}`, which is for `{}`; drop `--assignment`, or use a case file for `{asked}` (`salgrade gen --assignment {asked}`)",
             path.display(),
+            file.assignment
+        );
+    }
+    if args.assignment.assignment.is_none()
+        && !evidence.pointers.by_assignment.is_empty()
+        && !evidence.pointers.includes(&file.assignment)
+    {
+        bail!(
+            "case file `{}` is for `{}`, but the files to grade point to {}; use a case file for their assignment, or pass `--assignment {}` if they really are `{}` submissions",
+            path.display(),
+            file.assignment,
+            evidence.describe(),
+            file.assignment,
             file.assignment
         );
     }
@@ -136,12 +222,6 @@ fn sandbox_config(
 }
 
 fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<RunnerConfig> {
-    if args.timeout_multiplier.is_nan() || args.timeout_multiplier < 1.0 {
-        bail!(
-            "`--timeout-multiplier` must be at least 1, not {}",
-            args.timeout_multiplier
-        );
-    }
     let limits = Limits {
         memory_mb: args.memory_mb,
         cpu_seconds: args.cpu_seconds,
@@ -251,6 +331,7 @@ fn report_of(engine: &Engine, students: Vec<StudentReport>) -> Report {
             .map(|r| r.summary.to_owned()),
         warnings: Vec::new(),
         students,
+        clusters: Vec::new(),
     }
 }
 
@@ -322,7 +403,8 @@ impl Output {
 }
 
 pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
-    let (assignment, case_file) = cases(&args.cases)?;
+    discover::check_root(&args.submissions)?;
+    let (assignment, case_file) = cases(&args.cases, &Evidence::of_folder(&args.submissions))?;
     let rubric = match &args.rubric {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -369,6 +451,9 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             chosen: args.language.is_some(),
         },
     )?;
+    for n in &found.notes {
+        eprintln!("note: {n}");
+    }
     for w in &found.warnings {
         eprintln!("warning: {w}");
     }
@@ -382,12 +467,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
             root.display()
         );
     }
-    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
-        bail!(
-            "`--csv-layout` applies to `--format csv`, not `--format {}`",
-            args.format.name()
-        );
-    }
+    let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
     if args.format.single_submission() && subs.len() != 1 {
         bail!(
             "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
@@ -401,12 +481,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     // any grading, so a bad path fails at once, and replaced only at the end.
     let output = Output::open(args.output.as_deref())?;
     if let Some(dir) = &args.feedback {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create feedback folder `{}`", dir.display()))?;
+        output_folder(dir, "feedback folder")?;
         drop(AtomicFile::create(&dir.join("feedback.md"))?);
     }
-    std::fs::create_dir_all(&args.out_dir)
-        .with_context(|| format!("cannot create output folder `{}`", args.out_dir.display()))?;
+    output_folder(&args.out_dir, "output folder")?;
     let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
@@ -414,6 +492,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let engine = prepared_engine(assignment, case_file, &args.run, rubric, &graded_languages)?;
     let untested = coverage::untested(&engine.case_file, engine.assignment.functions());
     let mut run_warnings = found.warnings;
+    for w in secret_warnings(&args.cases, &engine) {
+        eprintln!("warning: {w}");
+        run_warnings.push(w);
+    }
     if !untested.is_empty() {
         let w = coverage::warning(&untested, &cases_origin(&args.cases));
         eprintln!("warning: {w}");
@@ -450,6 +532,9 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         );
     }
     let (mut journal, journalled) = Journal::open(&args.out_dir, &fp, args.resume)?;
+    for why in &journalled.dropped {
+        eprintln!("warning: resume: dropped {why}; that student is graded again");
+    }
     let _ = crate::runner::INTERRUPT_NOTE.set(format!(
         "; finished students are in `{}` (rerun with `--resume`)",
         journal::path_in(&args.out_dir).display()
@@ -458,7 +543,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|s| (s.student.as_str(), journal::submission_hash(s)))
         .collect();
-    let resumed = journal::split(journalled, &hashes);
+    let resumed = journal::split(journalled.entries, &hashes, |s| engine.adds_up(s));
+    for why in &resumed.dropped {
+        eprintln!("warning: resume: dropped the {why}; that student is graded again");
+    }
     if !resumed.kept.is_empty() {
         eprintln!(
             "resuming: {} student(s) already graded in `{}`",
@@ -478,11 +566,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .iter()
         .filter(|s| !done.contains_key(&s.student))
         .collect();
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = jobs_for(args.jobs, args.run.memory_mb);
     let graded = grade_parallel(&engine, &root, &todo, jobs, |s| {
         journal.append(s, &hashes[s.student.as_str()])
     })?;
@@ -494,6 +578,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         .filter_map(|s| done.remove(&s.student))
         .collect();
     let mut report = report_of(&engine, students);
+    report.clusters = crate::mistakes::find(&engine, &report, &subs, jobs);
     report.shard = args.shard;
     report.settings = Some(settings_of(&engine, &args.run)?);
     coverage::only_tested(&mut report, &untested);
@@ -503,7 +588,10 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
         for s in &report.students {
             let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
-            output::write(&path, feedback::render(&report, s, seed).as_bytes())?;
+            output::write(
+                &path,
+                feedback::render(&report, s, seed, &BTreeMap::new()).as_bytes(),
+            )?;
         }
     }
     full_report.commit(&report::render(
@@ -511,30 +599,49 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
         report::Format::Json,
         report::csv::CsvLayout::default(),
     )?)?;
-    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
+    output.write(&rendered(
+        &report,
+        args.format,
+        args.csv_layout,
+        roster.as_ref(),
+    )?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// A `report.json` written by `grade --out-dir`.
+fn read_report(path: &Path) -> anyhow::Result<Report> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read report `{}`", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
+            path.display()
+        )
+    })
+}
+
+/// Creates an output folder and, when salgrade made it (or it is empty),
+/// marks it as salgrade's own, so a later `grade` of the folder around it
+/// skips it instead of grading it as a student. A folder that already held
+/// other files is not marked: it may be anything.
+fn output_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+    let fresh = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create {what} `{}`", dir.display()))?;
+    if fresh {
+        output::mark_as_output(dir)?;
+    }
+    Ok(())
 }
 
 /// `salgrade merge`: shard reports read, checked against each other and
 /// combined into one report in the format asked for.
 pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
-    if args.csv_layout != report::csv::CsvLayout::default() && args.format != report::Format::Csv {
-        bail!(
-            "`--csv-layout` applies to `--format csv`, not `--format {}`",
-            args.format.name()
-        );
-    }
+    let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
     let output = Output::open(args.output.as_deref())?;
     let mut reports = Vec::new();
     for path in &args.reports {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read report `{}`", path.display()))?;
-        let report: Report = serde_json::from_slice(&bytes).with_context(|| {
-            format!(
-                "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
-                path.display()
-            )
-        })?;
+        let report = read_report(path)?;
         reports.push((path.display().to_string(), report));
     }
     let merged = report::merge::merge(reports)?;
@@ -550,8 +657,101 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         );
     }
     let all_full = report.students.iter().all(StudentReport::full_marks);
-    output.write(&report::render(&report, args.format, args.csv_layout)?)?;
+    output.write(&rendered(
+        &report,
+        args.format,
+        args.csv_layout,
+        roster.as_ref(),
+    )?)?;
     Ok(if all_full { SUCCESS } else { SOME_FAILED })
+}
+
+/// Loud warnings for each secret input (seed file, case file, a secret
+/// `--seed`) student code could read in this run's sandbox.
+fn secret_warnings(args: &CaseArgs, engine: &Engine) -> Vec<String> {
+    let mut files = Vec::new();
+    if let Some(p) = &args.seed_file {
+        files.push(("seed file", p.as_path()));
+    }
+    if let Some(p) = &args.cases_file {
+        files.push(("case file", p.as_path()));
+    }
+    let cmdline_seed = args.seed_file.is_none()
+        && args.cases_file.is_none()
+        && args.seed != salgrade_reference::case::PUBLIC_SEED;
+    let student = if engine.runner.drop_privileges {
+        crate::secrets::StudentUser::Other
+    } else {
+        crate::secrets::StudentUser::Same
+    };
+    crate::secrets::warnings(&files, cmdline_seed, engine.runner.sandbox, student)
+}
+
+/// Students graded at once: `--jobs`, else the cores, cut to what fits in
+/// the container's memory (see [`crate::capacity`]), saying so.
+fn jobs_for(asked: Option<usize>, memory_mb: u64) -> usize {
+    let limit = crate::capacity::container_limit();
+    if let Some(w) = crate::capacity::warning(memory_mb, limit) {
+        eprintln!("warning: {w}");
+    }
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let fit = crate::capacity::jobs_that_fit(asked.unwrap_or(cores), memory_mb, limit);
+    match asked {
+        Some(jobs) if fit < jobs => eprintln!(
+            "warning: `--jobs {jobs}` students of `--memory-mb {memory_mb}` each can use more than this container's memory; {fit} would fit"
+        ),
+        None if fit < cores => eprintln!(
+            "grading {fit} student(s) at once, not {cores}: that is what fits in this container's memory at `--memory-mb {memory_mb}` each"
+        ),
+        _ => {}
+    }
+    asked.unwrap_or(fit)
+}
+
+/// Refuses a CSV option given with a format or layout it does not apply to,
+/// and reads the roster (before any grading, so a bad one fails at once).
+fn check_layout(
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&Path>,
+) -> anyhow::Result<Option<report::markus::Roster>> {
+    if layout != report::csv::CsvLayout::default() && format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            format.name()
+        );
+    }
+    if roster.is_some()
+        && (format != report::Format::Csv || layout != report::csv::CsvLayout::Markus)
+    {
+        bail!("`--roster` applies to `--format csv --csv-layout markus`");
+    }
+    if roster.is_none() && layout == report::csv::CsvLayout::Markus {
+        eprintln!(
+            "note: without `--roster`, each MarkUs row is keyed by the submission's name; MarkUs rejects (and lists) a row whose name is a group or a suffixed duplicate (`alice-3f09a1`) rather than a user name: pass `--roster` with MarkUs's group list to map them"
+        );
+    }
+    Ok(roster.map(report::markus::Roster::read).transpose()?)
+}
+
+/// The report in `format`; the MarkUs layout's rows keyed through `roster`
+/// when there is one, each row MarkUs could not match printed as a warning.
+fn rendered(
+    report: &Report,
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&report::markus::Roster>,
+) -> anyhow::Result<Vec<u8>> {
+    let Some(roster) = roster else {
+        return report::render(report, format, layout);
+    };
+    let sheet = report::markus::render(report, Some(roster))?;
+    for w in &sheet.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(sheet.bytes)
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to
@@ -595,11 +795,14 @@ fn grade_parallel(
     Ok(out)
 }
 
-/// A progress bar on a terminal, plain lines otherwise (CI logs).
+/// A progress bar on a terminal, plain lines otherwise (CI logs). The
+/// bar's line also says how many students are full, partial and zero so
+/// far, and the most common mistake so far.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
     total: usize,
     count: AtomicUsize,
+    so_far: std::sync::Mutex<crate::grading::clusters::SoFar>,
 }
 
 impl Progress {
@@ -617,6 +820,7 @@ impl Progress {
             bar,
             total,
             count: AtomicUsize::new(0),
+            so_far: std::sync::Mutex::new(Default::default()),
         }
     }
 
@@ -630,7 +834,14 @@ impl Progress {
         );
         match &self.bar {
             Some(bar) => {
-                bar.set_message(line);
+                let so_far = match self.so_far.lock() {
+                    Ok(mut so_far) => {
+                        so_far.add(s);
+                        so_far.summary()
+                    }
+                    Err(_) => String::new(),
+                };
+                bar.set_message(format!("{so_far} | {line}"));
                 bar.inc(1);
             }
             None => eprintln!("[{n}/{}] {line}", self.total),
@@ -654,7 +865,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             args.file.display()
         );
     };
-    let (assignment, case_file) = cases(&args.cases)?;
+    let (assignment, case_file) = cases(&args.cases, &Evidence::of_file(&args.file))?;
     crate::bounds::check(&case_file, args.run.memory_mb, |c| assignment.squares(c))
         .with_context(|| cases_origin(&args.cases))?;
     let engine = prepared_engine(
@@ -694,7 +905,8 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
     let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
-    let mut text = feedback::render(&report, s, seed);
+    let reruns = counterexample_files(&report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
+    let mut text = feedback::render(&report, s, seed, &reruns);
     if !untested.is_empty() {
         text.push_str(&format!(
             "\n{}\n",
@@ -712,8 +924,92 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     Ok(if full { SUCCESS } else { SOME_FAILED })
 }
 
+/// `salgrade clusters`: every common mistake in a `report.json`.
+pub(crate) fn clusters(args: ClustersArgs) -> anyhow::Result<u8> {
+    let report = read_report(&args.report)?;
+    Output::Stdout.write(report::clusters::render(&report).as_bytes())?;
+    Ok(SUCCESS)
+}
+
+/// Where `check` writes each shown counterexample as a case file (the
+/// folder `grade` keeps its journal in, marked as salgrade's output).
+const COUNTEREXAMPLE_DIR: &str = "salgrade-out";
+
+/// Writes each function's shown counterexample to its own case file in
+/// `dir` and returns, by function, the one command that re-runs it. A
+/// folder that cannot be written costs the commands, not the check: it is
+/// said in a note.
+fn counterexample_files(
+    report: &Report,
+    s: &StudentReport,
+    file: &Path,
+    dir: &Path,
+) -> BTreeMap<String, String> {
+    let mut reruns = BTreeMap::new();
+    let shown: Vec<(&String, &crate::grading::shrink::Counterexample)> = s
+        .functions
+        .iter()
+        .filter_map(|(f, score)| score.counterexample.as_ref().map(|c| (f, c)))
+        .collect();
+    if shown.is_empty() {
+        return reruns;
+    }
+    if let Err(e) = output_folder(dir, "folder") {
+        eprintln!("note: the counterexamples were not written to case files: {e:#}");
+        return reruns;
+    }
+    for (function, c) in shown {
+        let path = dir.join(format!(
+            "counterexample-{}.json",
+            discover::file_stem(function)
+        ));
+        let case_file = CaseFile {
+            assignment: report.assignment.clone(),
+            seed: None,
+            options: report.options.clone(),
+            cases: vec![c.case.clone()],
+        };
+        let written = serde_json::to_vec_pretty(&case_file)
+            .map_err(anyhow::Error::from)
+            .and_then(|mut bytes| {
+                bytes.push(b'\n');
+                Ok(output::write(&path, &bytes)?)
+            });
+        match written {
+            Ok(()) => {
+                reruns.insert(
+                    function.clone(),
+                    format!(
+                        "salgrade check {} --cases-file {}",
+                        shell_word(&file.display().to_string()),
+                        shell_word(&path.display().to_string())
+                    ),
+                );
+            }
+            Err(e) => eprintln!(
+                "note: the counterexample of `{function}` was not written to `{}`: {e:#}",
+                path.display()
+            ),
+        }
+    }
+    reruns
+}
+
+/// `word` quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 pub(crate) fn lint(args: LintArgs) -> anyhow::Result<u8> {
-    let assignment = named(&args.assignment)?;
+    let assignment = chosen_assignment(&args.assignment, &Evidence::of_file(&args.file))?;
     if assignment.container_rule().is_none() {
         bail!(
             "assignment `{}` has no rule on constructs to check",
@@ -884,4 +1180,179 @@ pub(crate) fn assignments() -> anyhow::Result<u8> {
     }
     Output::Stdout.write(out.as_bytes())?;
     Ok(SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    /// Every numeric flag `grade` and `check` take.
+    const NUMERIC_FLAGS: &[&str] = &[
+        "--seed",
+        "--cases",
+        "--timeout-floor-ms",
+        "--wall-floor-ms",
+        "--timeout-multiplier",
+        "--build-timeout-ms",
+        "--import-timeout-ms",
+        "--memory-mb",
+        "--cpu-seconds",
+        "--file-size-mb",
+        "--shrink-ms",
+        "--output-cap",
+        "--jobs",
+    ];
+
+    /// Values a user might type, the edges of every numeric type among them.
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<u64>().prop_map(|v| v.to_string()),
+            any::<i64>().prop_map(|v| v.to_string()),
+            any::<f64>().prop_map(|v| v.to_string()),
+            (0u32..30).prop_map(|e| format!("1e{}", e * 11)),
+            prop::sample::select(vec![
+                "inf",
+                "-inf",
+                "NaN",
+                "1e300",
+                "-0",
+                "0",
+                "0.5",
+                "",
+                " 7",
+                "1_000",
+                "0x10",
+                "18446744073709551616",
+            ])
+            .prop_map(str::to_owned),
+        ]
+    }
+
+    /// What the run does with its numbers before the first student:
+    /// deadlines (at the largest model time calibration allows), the
+    /// shrinking budget's end, and the other durations.
+    fn settings_used(run: &RunArgs) {
+        let slowest = engine::Measured {
+            cpu: engine::CALIBRATION_DEADLINE,
+            wall: engine::CALIBRATION_DEADLINE,
+        };
+        let d = policy(run).deadline(slowest, slowest);
+        let now = std::time::Instant::now();
+        let _ = now + d.cpu + d.wall + Duration::from_millis(run.shrink_ms);
+        let _ = now + Duration::from_millis(run.build_timeout_ms);
+        let _ = now + Duration::from_millis(run.import_timeout_ms);
+    }
+
+    proptest! {
+        #[test]
+        fn no_numeric_flag_value_panics(flag in prop::sample::select(NUMERIC_FLAGS), v in value()) {
+            for command in ["grade", "check"] {
+                let argv = ["salgrade", command, "x", flag, v.as_str()];
+                let Ok(cli) = Cli::try_parse_from(argv) else { continue };
+                match cli.command {
+                    Command::Grade(g) => settings_used(&g.run),
+                    Command::Check(c) => settings_used(&c.run),
+                    _ => unreachable!("parsed as {command}"),
+                }
+            }
+        }
+    }
+
+    /// `line` split as a POSIX shell would, for the quoting the examples
+    /// use (single and double quotes); a `#` outside quotes starts a comment.
+    fn shell_words(line: &str) -> Vec<String> {
+        let (mut words, mut word, mut quote, mut any) = (Vec::new(), String::new(), None, false);
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => word.push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    any = true;
+                }
+                (None, '#') if !any && word.is_empty() => break,
+                (None, c) if c.is_whitespace() => {
+                    if any || !word.is_empty() {
+                        words.push(std::mem::take(&mut word));
+                    }
+                    any = false;
+                }
+                (None, c) => word.push(c),
+            }
+        }
+        if any || !word.is_empty() {
+            words.push(word);
+        }
+        words
+    }
+
+    /// Every `salgrade ...` line in the README's code blocks and in the
+    /// `--help` of every command.
+    fn documented_examples() -> Vec<(String, Vec<String>)> {
+        let mut found = Vec::new();
+        let mut in_block = false;
+        for (i, line) in include_str!("../README.md").lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+            } else if in_block && line.trim_start().starts_with("salgrade ") {
+                found.push((format!("README.md:{}", i + 1), shell_words(line.trim())));
+            }
+        }
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        for sub in cli.get_subcommands() {
+            let help = sub
+                .get_after_help()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            for line in help.lines() {
+                if line.trim_start().starts_with("salgrade ") {
+                    let place = format!("`salgrade {} --help`", sub.get_name());
+                    found.push((place, shell_words(line.trim())));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_documented_example_parses_and_the_self_contained_ones_run() {
+        let examples = documented_examples();
+        assert!(examples.len() > 30, "{examples:?}");
+        for (place, words) in examples {
+            let cli = Cli::try_parse_from(&words)
+                .unwrap_or_else(|e| panic!("{place}: `{}` does not parse: {e}", words.join(" ")));
+            // The examples that need no file of the reader's are run.
+            let ran = match cli.command {
+                Command::Ref(args) if args.board.is_none() => reference(args).map(|_| ()),
+                Command::Assignments => assignments().map(|_| ()),
+                _ => Ok(()),
+            };
+            if let Err(e) = ran {
+                panic!("{place}: `{}` fails: {e:#}", words.join(" "));
+            }
+        }
+    }
+
+    #[test]
+    fn shell_words_split_like_a_shell() {
+        assert_eq!(
+            shell_words(r#"salgrade ref --board-json '{"a": [1, 2]}' 1   # comment"#),
+            ["salgrade", "ref", "--board-json", r#"{"a": [1, 2]}"#, "1"]
+        );
+    }
+
+    #[test]
+    fn a_non_finite_or_huge_multiplier_is_refused_by_the_parser() {
+        for v in ["inf", "NaN", "1e300", "0.5", "1001"] {
+            let argv = ["salgrade", "check", "x", "--timeout-multiplier", v];
+            assert!(Cli::try_parse_from(argv).is_err(), "{v} accepted");
+        }
+        let argv = ["salgrade", "check", "x", "--timeout-multiplier", "1000"];
+        assert!(Cli::try_parse_from(argv).is_ok());
+    }
 }

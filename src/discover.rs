@@ -14,11 +14,14 @@
 //! case-insensitive filesystem) all keep their rows, under identifiers with
 //! a suffix derived from the entry's own name, so the same folder gives the
 //! same identifiers whatever order the filesystem lists it in. Every such
-//! collision is named in a warning.
+//! collision is named in a warning. Names are compared, and identifiers
+//! written, in Unicode NFC, so a composed `Zoë` and a decomposed one are
+//! the same student (and, both present, a collision).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
 /// One student's entry.
@@ -39,12 +42,18 @@ pub(crate) struct Submission {
 pub(crate) struct Discovered {
     pub submissions: Vec<Submission>,
     pub warnings: Vec<String>,
+    /// Entries skipped on purpose (salgrade's own output folders), in words.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum DiscoverError {
     #[error("`{0}` does not exist or is not a folder")]
     NotAFolder(PathBuf),
+    #[error(
+        "`{0}` is a file, not a folder of submissions; to grade one file, run `salgrade check {0}`"
+    )]
+    IsAFile(PathBuf),
     #[error("`{0}` holds no submissions (no student folders and no .py files)")]
     Empty(PathBuf),
     #[error("cannot read `{path}`")]
@@ -63,7 +72,7 @@ pub(crate) const MAX_FOLDERS_DOWN: usize = 2;
 /// How far below the limit a misplaced file is still looked for, to name it.
 const LOOK_FURTHER: usize = 6;
 
-fn hidden(name: &str) -> bool {
+pub(crate) fn hidden(name: &str) -> bool {
     name.starts_with('.') || name == "__pycache__" || name == "__MACOSX"
 }
 
@@ -141,15 +150,25 @@ struct Entry {
     sub: Submission,
 }
 
-pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
+/// Refuses a submissions path that is not a folder, saying what it is.
+pub(crate) fn check_root(root: &Path) -> Result<(), DiscoverError> {
+    if root.is_file() {
+        return Err(DiscoverError::IsAFile(root.to_owned()));
+    }
     if !root.is_dir() {
         return Err(DiscoverError::NotAFolder(root.to_owned()));
     }
+    Ok(())
+}
+
+pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
+    check_root(root)?;
     let read_err = |source| DiscoverError::Read {
         path: root.to_owned(),
         source,
     };
     let mut entries = Vec::new();
+    let mut notes = Vec::new();
     for entry in std::fs::read_dir(root).map_err(read_err)? {
         let entry = entry.map_err(read_err)?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -182,6 +201,11 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
                 name,
                 sub,
             });
+        } else if kind.is_dir() && crate::output::is_salgrade_output(&path) {
+            notes.push(format!(
+                "skipped `{name}`: it is salgrade's own output (it holds `{}`)",
+                crate::output::OUTPUT_MARKER
+            ));
         } else if kind.is_dir() {
             let sub = in_folder(&name, &path, wanted);
             entries.push(Entry {
@@ -203,13 +227,90 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
     if entries.is_empty() {
         return Err(DiscoverError::Empty(root.to_owned()));
     }
+    canvas_layout(&mut entries, wanted);
+    // One name typed on two systems can arrive as two byte sequences (macOS
+    // writes `Zoë` decomposed, NFD; most others composed, NFC): identities
+    // are NFC, so both look and sort the same, and a folder holding both
+    // is a collision, warned about below.
+    for e in &mut entries {
+        e.stem = e.stem.nfc().collect();
+        e.sub.student = e.sub.student.nfc().collect();
+    }
     let warnings = assign_identities(&mut entries);
     let mut submissions: Vec<Submission> = entries.into_iter().map(|e| e.sub).collect();
     submissions.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(Discovered {
         submissions,
         warnings,
+        notes,
     })
+}
+
+/// Whether `stem` (a flat file's name without its extension) is a Canvas
+/// download's name for the wanted file: `alice_salbLLfunctions`,
+/// `smithjohn_12345_678901_solution`, `alice_LATE_1_2_solution-1` (Canvas
+/// numbers a resubmission). Returns the student, the part before the first
+/// `_`.
+fn canvas_student<'s>(stem: &'s str, wanted_stems: &[String]) -> Option<&'s str> {
+    let (student, rest) = stem.split_once('_')?;
+    let rest = rest.to_lowercase();
+    let rest = match rest.rsplit_once('-') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => rest.as_str(),
+    };
+    let named = wanted_stems
+        .iter()
+        .any(|w| rest == *w || rest.ends_with(&format!("_{w}")));
+    (named && !student.is_empty()).then_some(student)
+}
+
+/// A Canvas-style flat download (`alice_salbLLfunctions.py`,
+/// `alice_helpers.py`): the files named for the assignment are the
+/// students' submissions, under the name before the first `_`, and a
+/// student's other files are named on that student's row rather than
+/// listed as students of their own with score 0.
+fn canvas_layout(entries: &mut Vec<Entry>, wanted: &Wanted<'_>) {
+    let wanted_stems: Vec<String> = wanted
+        .names
+        .iter()
+        .filter_map(|n| source_stem(n, wanted.extensions))
+        .map(str::to_lowercase)
+        .collect();
+    let flat = |e: &Entry| e.sub.file.is_some() && e.stem != e.name;
+    // Student (lower-cased) -> the entry name of their graded file.
+    let mut students: BTreeMap<String, String> = BTreeMap::new();
+    for e in entries.iter_mut().filter(|e| flat(e)) {
+        if let Some(student) = canvas_student(&e.stem, &wanted_stems) {
+            let student = student.to_owned();
+            students.insert(student.to_lowercase(), e.name.clone());
+            e.sub.student.clone_from(&student);
+            e.stem = student;
+        }
+    }
+    if students.is_empty() {
+        return;
+    }
+    let mut extras: Vec<(String, String)> = Vec::new();
+    entries.retain(|e| {
+        let owner = e
+            .stem
+            .split_once('_')
+            .and_then(|(s, _)| students.get(&s.to_lowercase()));
+        match owner {
+            Some(graded) if flat(e) => {
+                extras.push((graded.clone(), e.name.clone()));
+                false
+            }
+            _ => true,
+        }
+    });
+    for (graded, extra) in extras {
+        if let Some(e) = entries.iter_mut().find(|e| e.name == graded) {
+            e.sub.warnings.push(format!(
+                "`{extra}` was also submitted and is not graded: only `{graded}` is (a file it imports is not put beside it)"
+            ));
+        }
+    }
 }
 
 /// Gives every entry an identifier unique under [`identity_key`]; entries
@@ -498,6 +599,62 @@ mod tests {
             discover(&t.path().join("nope"), &py(&["x.py"], &[])),
             Err(DiscoverError::NotAFolder(_))
         ));
+        let file = t.path().join("alice.py");
+        write(&file, "");
+        let e = discover(&file, &py(&["x.py"], &[])).unwrap_err();
+        assert!(matches!(e, DiscoverError::IsAFile(_)));
+        assert!(e.to_string().contains("salgrade check"), "{e}");
+    }
+
+    #[test]
+    fn names_are_normalised_and_composed_and_decomposed_twins_collide() {
+        let t = tempfile::tempdir().unwrap();
+        let (nfc, nfd) = ("Zo\u{eb}", "Zoe\u{308}");
+        write(&t.path().join(nfd).join("x.py"), "");
+        let d = discover(t.path(), &py(&["x.py"], &[])).unwrap();
+        assert_eq!(names(&d), [nfc], "an identity is NFC");
+        write(&t.path().join(nfc).join("x.py"), "");
+        let d = discover(t.path(), &py(&["x.py"], &[])).unwrap();
+        assert_eq!(d.submissions.len(), 2);
+        assert!(names(&d).iter().all(|n| n.starts_with(&format!("{nfc}-"))));
+        assert!(
+            d.warnings[0].contains("map to the same student"),
+            "{:?}",
+            d.warnings
+        );
+    }
+
+    #[test]
+    fn a_canvas_download_grades_each_students_file_and_names_their_others() {
+        let t = tempfile::tempdir().unwrap();
+        write(&t.path().join("alice_salbLLfunctions.py"), "");
+        write(&t.path().join("alice_helpers.py"), "");
+        write(&t.path().join("smithbob_123_4567_salbLLfunctions-1.py"), "");
+        write(&t.path().join("carol.py"), "");
+        let d = discover(t.path(), &py(&["salbLLfunctions.py"], &[])).unwrap();
+        assert_eq!(names(&d), ["alice", "carol", "smithbob"]);
+        assert!(
+            d.submissions[0].warnings[0].contains("`alice_helpers.py` was also submitted"),
+            "{:?}",
+            d.submissions[0].warnings
+        );
+        assert!(
+            d.submissions[0]
+                .file
+                .as_ref()
+                .is_some_and(|f| f.ends_with("alice_salbLLfunctions.py"))
+        );
+    }
+
+    #[test]
+    fn salgrade_output_folders_are_skipped_with_a_note() {
+        let t = tempfile::tempdir().unwrap();
+        write(&t.path().join("alice/x.py"), "");
+        write(&t.path().join("feedback/alice.md"), "");
+        crate::output::mark_as_output(&t.path().join("feedback")).unwrap();
+        let d = discover(t.path(), &py(&["x.py"], &[])).unwrap();
+        assert_eq!(names(&d), ["alice"]);
+        assert!(d.notes[0].contains("`feedback`"), "{:?}", d.notes);
     }
 
     fn names(d: &Discovered) -> Vec<&str> {

@@ -2,13 +2,17 @@
 //! together for one student, and prepares what a whole run shares (the
 //! interpreter, the sandbox backend, the cases and their deadlines).
 //!
-//! Deadlines are calibrated: before grading anyone, the model solution runs
-//! every case in the same sandbox, and each case's deadline is
-//! `max(floor, multiplier x the model's CPU time on that case)` of the
-//! student process's CPU time, with a wall-time backstop of
-//! `max(wall floor, 10 x that, multiplier x the model's wall time)`. This run also
-//! proves the harness: if the model solution fails a case, grading stops with
-//! an error instead of marking students against a wrong expectation.
+//! Deadlines are calibrated: before grading anyone, the model solution and
+//! the assignment's naive solution (the slowest shape it accepts) run every
+//! case in the same sandbox, and each case's deadline is
+//! `max(floor, multiplier x the model's CPU time, NAIVE_MULTIPLIER x the
+//! naive solution's CPU time on that case)` of the student process's CPU
+//! time, with a wall-time backstop of `max(wall floor, 10 x that, the same
+//! multiples of their wall times)`. Deadlines follow the slowest acceptable
+//! solution, not the fastest, so a correct student is never judged by how
+//! quick the model happens to be. These runs also prove the harness: if
+//! either solution fails a case, grading stops with an error instead of
+//! marking students against a wrong expectation.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,6 +35,13 @@ use crate::verdict::{Verdict, VerdictKind};
 /// The language of a submitted file, by its extension.
 pub(crate) fn language_of(file: &Path) -> Option<Language> {
     Language::of_file(&file.file_name()?.to_string_lossy())
+}
+
+/// Whether a file holds nothing but white space (an empty submission is
+/// said once, not as every function missing). An unreadable file is not
+/// blank: reading it again reports why.
+fn is_blank(file: &Path) -> bool {
+    std::fs::read(file).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
 }
 
 /// Whether C++ source defines a `main` of its own (a call `main(` after a
@@ -58,22 +69,41 @@ pub(crate) struct DeadlinePolicy {
 /// is still judged by its CPU time.
 const WALL_PER_CPU: u32 = 10;
 
+/// A case's CPU deadline is at least this many times the naive solution's
+/// CPU time on it. A loaded 2-vCPU machine (two CPU-bound processes and one
+/// streaming memory beside the student) inflates a process's CPU time by
+/// up to about 2x (shared hyperthreads and memory bandwidth), so 10 leaves
+/// the slowest acceptable solution at least a 5x margin under such load.
+pub(crate) const NAIVE_MULTIPLIER: u32 = 10;
+
+/// What one calibration run measured on one case.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Measured {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
+
 impl DeadlinePolicy {
-    /// The deadline of a case on which the model used `cpu` and `wall`.
-    pub(crate) fn deadline(&self, cpu: Duration, wall: Duration) -> Deadline {
-        let cpu = self.floor.max(cpu.mul_f64(self.multiplier));
+    /// The deadline of a case on which the model and the naive solution
+    /// used what they did.
+    pub(crate) fn deadline(&self, model: Measured, naive: Measured) -> Deadline {
+        let cpu = self
+            .floor
+            .max(model.cpu.mul_f64(self.multiplier))
+            .max(naive.cpu * NAIVE_MULTIPLIER);
         Deadline {
             cpu,
             wall: self
                 .wall_floor
                 .max(cpu * WALL_PER_CPU)
-                .max(wall.mul_f64(self.multiplier)),
+                .max(model.wall.mul_f64(self.multiplier))
+                .max(naive.wall * NAIVE_MULTIPLIER),
         }
     }
 }
 
 /// The generous deadline the model solution itself runs under.
-const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
+pub(crate) const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Everything shared by the students of one run. Only [`Engine::new`]
 /// makes one, and it calibrates: no engine exists without deadlines.
@@ -219,9 +249,10 @@ impl Engine {
     ) -> anyhow::Result<Engine> {
         let mut calibrated = BTreeMap::new();
         for &language in languages {
-            let (Some(harness), Some(model)) = (
+            let (Some(harness), Some(model), Some(naive)) = (
                 assignment.harness(language),
                 assignment.model_solution(language),
+                assignment.naive_solution(language),
             ) else {
                 bail!(
                     "assignment `{}` takes no {} submissions",
@@ -232,12 +263,12 @@ impl Engine {
             let deadlines = calibrate(
                 assignment,
                 &harness,
-                model,
+                Solutions { model, naive },
                 &runner,
                 &case_file.cases,
                 policy,
             )
-            .with_context(|| format!("{} model solution", language.name()))?;
+            .with_context(|| format!("{} calibration", language.name()))?;
             calibrated.insert(language, Calibrated { harness, deadlines });
         }
         Ok(Engine {
@@ -251,15 +282,51 @@ impl Engine {
     }
 }
 
-/// Runs the model solution on every case and returns the deadlines.
+/// The two solutions calibration runs, in one language.
+struct Solutions {
+    model: &'static str,
+    naive: &'static str,
+}
+
+/// Runs the model and the naive solution on every case (side by side, in
+/// slots 0 and 1, before any student uses them) and returns the deadlines.
 fn calibrate(
     assignment: &dyn Assignment,
     harness: &Harness,
-    model: &str,
+    solutions: Solutions,
     runner: &RunnerConfig,
     cases: &[Case],
     policy: DeadlinePolicy,
 ) -> anyhow::Result<Vec<Deadline>> {
+    let (model, naive) = std::thread::scope(|scope| {
+        let naive = scope.spawn(|| {
+            measure(assignment, harness, solutions.naive, runner, cases, 1)
+                .context("the naive solution")
+        });
+        let model = measure(assignment, harness, solutions.model, runner, cases, 0)
+            .context("the model solution");
+        let naive = naive
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the naive solution's run panicked")));
+        (model, naive)
+    });
+    let (model, naive) = (model?, naive?);
+    Ok(model
+        .into_iter()
+        .zip(naive)
+        .map(|(m, n)| policy.deadline(m, n))
+        .collect())
+}
+
+/// Runs a solution that must pass every case; returns what it used on each.
+fn measure(
+    assignment: &dyn Assignment,
+    harness: &Harness,
+    solution: &str,
+    runner: &RunnerConfig,
+    cases: &[Case],
+    slot: usize,
+) -> anyhow::Result<Vec<Measured>> {
     let generous = vec![
         Deadline {
             cpu: CALIBRATION_DEADLINE,
@@ -267,8 +334,8 @@ fn calibrate(
         };
         cases.len()
     ];
-    let run = runner::run_submission(runner, harness, model.as_bytes(), cases, &generous, 0)
-        .context("cannot run the model solution")?;
+    let run = runner::run_submission(runner, harness, solution.as_bytes(), cases, &generous, slot)
+        .context("cannot run it")?;
     let results = grading::judge_all(assignment, cases, &run.outcomes);
     if let Some((case, r)) = cases
         .iter()
@@ -281,7 +348,7 @@ fn calibrate(
                 "either the case file is wrong or this is a salgrade bug".to_owned()
             });
         bail!(
-            "the model solution fails case `{}` ({}): {}{}{}. {}",
+            "it fails case `{}` ({}): {}{}{}. {}",
             case.id,
             r.verdict.kind.as_str(),
             crate::bounds::last_line(r.verdict.detail.as_deref().unwrap_or_default(), 200),
@@ -309,9 +376,9 @@ fn calibrate(
                 let wall = Duration::from_millis(*wall_ms);
                 // Without a CPU clock, the wall time stands in for it.
                 let cpu = process_cpu_us.map_or(wall, Duration::from_micros);
-                policy.deadline(cpu, wall)
+                Measured { cpu, wall }
             }
-            _ => policy.deadline(Duration::ZERO, Duration::ZERO),
+            _ => Measured::default(),
         })
         .collect())
 }
@@ -363,8 +430,101 @@ impl Engine {
         found
     }
 
+    /// Runs `boards` (shrunk cases, each with the id of the graded case it
+    /// came from, whose deadline it gets) on one student's file and judges
+    /// each; `None` where the run could not be made. Never scored: this is
+    /// how common mistakes are compared (see `grading::clusters`).
+    pub(crate) fn rerun(
+        &self,
+        sub: &Submission,
+        slot: usize,
+        boards: &[(&Case, &str)],
+    ) -> Vec<Option<Verdict>> {
+        let none = || vec![None; boards.len()];
+        let (Some(file), None) = (&sub.file, &sub.problem) else {
+            return none();
+        };
+        let Some(calibrated) = language_of(file).and_then(|l| self.languages.get(&l)) else {
+            return none();
+        };
+        let Ok(source) = std::fs::read(file) else {
+            return none();
+        };
+        let Ok(mut runner) =
+            runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot, None)
+        else {
+            return none();
+        };
+        let cases = &self.case_file.cases;
+        let verdicts = boards
+            .iter()
+            .map(|(case, from)| {
+                let i = cases.iter().position(|c| c.id == *from)?;
+                let outcome = runner.run(case, calibrated.deadlines[i]).ok()?;
+                Some(judge::judge(self.assignment, case, &outcome))
+            })
+            .collect();
+        drop(runner.finish());
+        verdicts
+    }
+
     /// Grades one student. Student failures are results; only harness
     /// failures (cannot create a folder, cannot start Python) are errors.
+    /// Whether a recorded result (a journal entry) is one this run could
+    /// have produced: its cases are this run's, in order, and its scores are
+    /// what its verdicts earn under the rubric. A hand-edited score, or a
+    /// verdict changed without its score, fails here, naming the mismatch.
+    pub(crate) fn adds_up(&self, s: &StudentReport) -> Result<(), String> {
+        let cases = &self.case_file.cases;
+        let same_cases = s.cases.len() == cases.len()
+            && s.cases
+                .iter()
+                .zip(cases)
+                .all(|(r, c)| *r.case_id == *c.id && *r.function == *c.function);
+        if !same_cases {
+            return Err(format!(
+                "its {} case results are not this run's {} cases",
+                s.cases.len(),
+                cases.len()
+            ));
+        }
+        let offending = lint::offending_functions(&s.violations).len();
+        let tally = grading::score(self.assignment, &self.rubric, cases, &s.cases, offending);
+        let mut wrong = Vec::new();
+        for (what, recorded, earned) in [
+            ("score", s.score, tally.score),
+            ("maximum", s.max_score, tally.max_score),
+            ("penalty", s.penalty, tally.penalty),
+        ] {
+            if recorded != earned {
+                wrong.push(format!("{what} {recorded} where its cases earn {earned}"));
+            }
+        }
+        for (f, earned) in &tally.functions {
+            let recorded = s.functions.get(f);
+            let agrees = recorded.is_some_and(|r| {
+                (r.passed, r.total, r.points, r.max_points)
+                    == (
+                        earned.passed,
+                        earned.total,
+                        earned.points,
+                        earned.max_points,
+                    )
+            });
+            if !agrees {
+                wrong.push(format!("`{f}`'s tally is not what its cases earn"));
+            }
+        }
+        if s.functions.len() != tally.functions.len() {
+            wrong.push("its functions are not this assignment's".to_owned());
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("it does not add up: {}", wrong.join("; ")))
+        }
+    }
+
     pub(crate) fn grade(
         &self,
         sub: &Submission,
@@ -381,7 +541,16 @@ impl Engine {
         let mut violations = Vec::new();
         let mut rule_checked = false;
         let mut counterexamples = Vec::new();
-        let results = match (&sub.file, &sub.problem) {
+        let problem = sub.problem.clone().or_else(|| {
+            let file = sub.file.as_deref()?;
+            is_blank(file).then(|| {
+                format!(
+                    "your file `{}` is empty: submit the file with your code in it",
+                    rel.as_deref().unwrap_or_default()
+                )
+            })
+        });
+        let results = match (&sub.file, &problem) {
             (Some(file), None) => {
                 let source = std::fs::read(file)
                     .with_context(|| format!("cannot read `{}`", file.display()))?;
@@ -460,7 +629,7 @@ impl Engine {
                 warnings.push(why.clone());
                 let verdict = Verdict::detail(
                     VerdictKind::ImportFailed,
-                    format!("nothing was graded: {why}"),
+                    format!("{}{why}", crate::report::feedback::NOTHING_GRADED),
                 );
                 cases
                     .iter()
@@ -506,5 +675,44 @@ impl Engine {
             stdout,
             stderr,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: DeadlinePolicy = DeadlinePolicy {
+        floor: Duration::from_millis(50),
+        multiplier: 25.0,
+        wall_floor: Duration::from_secs(1),
+    };
+
+    fn ms(cpu: u64, wall: u64) -> Measured {
+        Measured {
+            cpu: Duration::from_millis(cpu),
+            wall: Duration::from_millis(wall),
+        }
+    }
+
+    #[test]
+    fn the_naive_solution_sets_the_deadline_where_it_is_slow() {
+        // The dualboard: the model needs 4 ms, the naive one 114 ms.
+        let d = POLICY.deadline(ms(4, 5), ms(114, 120));
+        assert_eq!(d.cpu, Duration::from_millis(1140));
+        assert_eq!(d.wall, Duration::from_millis(11_400));
+    }
+
+    #[test]
+    fn small_cases_stay_at_the_floor() {
+        let d = POLICY.deadline(ms(0, 1), ms(2, 3));
+        assert_eq!(d.cpu, Duration::from_millis(50));
+        assert_eq!(d.wall, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn the_model_still_counts_where_it_is_the_slower() {
+        let d = POLICY.deadline(ms(10, 10), ms(5, 5));
+        assert_eq!(d.cpu, Duration::from_millis(250));
     }
 }

@@ -6,10 +6,21 @@
 //! rather than mixed in. Each entry carries a hash of what was graded (the
 //! file's bytes, or why there was none), so a submission that changed on
 //! disk since it was journalled is graded again rather than kept.
+//!
+//! Format (version 2): the header line is JSON; every entry line is
+//! `CHECKSUM JSON`, where `CHECKSUM` is [`fingerprint`] of the run's
+//! fingerprint and the JSON's bytes exactly as written (16 hex digits). On
+//! `--resume` a line whose checksum does not match (edited, or from another
+//! run), that is not JSON, or whose scores its own cases do not add up to
+//! (checked by the caller, see [`split`]) is dropped, said with its line
+//! number and the reason, and that student is graded again: a journal is
+//! never trusted further than it proves. A torn last line (a kill in the
+//! middle of a write) is said too. A file that is not a salgrade journal
+//! is never overwritten.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -23,9 +34,20 @@ struct Header {
     fingerprint: String,
 }
 
+/// The journal format this salgrade writes and reads.
+const VERSION: u32 = 2;
+
 pub(crate) struct Journal {
     file: File,
     path: PathBuf,
+    fingerprint: String,
+}
+
+/// What `--resume` read from a journal: the entries it proved, and a line
+/// for each it dropped (with its line number and why).
+pub(crate) struct Read {
+    pub entries: BTreeMap<String, Entry>,
+    pub dropped: Vec<String>,
 }
 
 /// One journalled student: the result and the hash of what was graded.
@@ -69,51 +91,93 @@ pub(crate) fn fingerprint(parts: &[&[u8]]) -> String {
     format!("{h:016x}")
 }
 
+/// The checksum of an entry's JSON in the run fingerprinted `fingerprint`.
+fn checksum(fingerprint: &str, json: &[u8]) -> String {
+    self::fingerprint(&[b"entry", fingerprint.as_bytes(), json])
+}
+
+/// Reads a journal's header, refusing a file that is not a salgrade journal
+/// (random bytes, another program's file) rather than overwrite it.
+fn header_of(path: &Path) -> anyhow::Result<Option<Header>> {
+    let f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot read journal `{}`", path.display()));
+        }
+    };
+    let mut first = Vec::new();
+    BufReader::new(f)
+        .take(64 * 1024)
+        .read_until(b'\n', &mut first)
+        .with_context(|| format!("cannot read journal `{}`", path.display()))?;
+    if first.is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_slice::<Header>(&first) {
+        Ok(h) => Ok(Some(h)),
+        Err(_) => bail!(
+            "`{}` is not a salgrade journal (its first line is not a journal header), so it is left as it is; move it away, or pass another `--out-dir`",
+            path.display()
+        ),
+    }
+}
+
 impl Journal {
     /// Opens the journal in `dir`. Without `resume` an existing journal is
-    /// replaced; with it, its students are returned and kept.
+    /// replaced; with it, the entries that prove themselves are returned
+    /// and kept, and the others named.
     pub(crate) fn open(
         dir: &Path,
         fingerprint: &str,
         resume: bool,
-    ) -> anyhow::Result<(Journal, BTreeMap<String, Entry>)> {
+    ) -> anyhow::Result<(Journal, Read)> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output folder `{}`", dir.display()))?;
         let path = path_in(dir);
-        let mut done = BTreeMap::new();
-        if resume && path.exists() {
-            let f = File::open(&path)
-                .with_context(|| format!("cannot read journal `{}`", path.display()))?;
-            let mut lines = BufReader::new(f).lines();
-            let header: Header = match lines.next() {
-                Some(Ok(l)) => serde_json::from_str(&l)
-                    .with_context(|| format!("journal `{}` has no valid header", path.display()))?,
-                _ => Header {
-                    salgrade_journal: 1,
-                    fingerprint: fingerprint.to_owned(),
-                },
-            };
-            if header.fingerprint != fingerprint {
-                bail!(
-                    "journal `{}` was written with other settings (cases, rubric or limits); rerun without `--resume` to start over",
-                    path.display()
-                );
-            }
-            for line in lines {
-                let Ok(line) = line else { break };
-                // A line cut short by a kill is simply graded again.
-                if let Ok(e) = serde_json::from_str::<Entry>(&line) {
-                    done.insert(e.report.student.clone(), e);
-                }
-            }
-            // Rewrite the kept entries so a torn last line does not linger.
-            let mut j = Journal::create(&path, fingerprint)?;
-            for e in done.values() {
-                j.append(&e.report, &e.submission_hash)?;
-            }
-            return Ok((j, done));
+        let mut read = Read {
+            entries: BTreeMap::new(),
+            dropped: Vec::new(),
+        };
+        let header = header_of(&path)?;
+        let Some(header) = header.filter(|_| resume) else {
+            return Ok((Journal::create(&path, fingerprint)?, read));
+        };
+        if header.salgrade_journal != VERSION || header.fingerprint != fingerprint {
+            bail!(
+                "journal `{}` was written with other settings (cases, rubric, limits or salgrade version); rerun without `--resume` to start over",
+                path.display()
+            );
         }
-        Ok((Journal::create(&path, fingerprint)?, done))
+        let bytes = std::fs::read(&path)
+            .with_context(|| format!("cannot read journal `{}`", path.display()))?;
+        let complete = bytes.ends_with(b"\n");
+        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        let last = lines.len().saturating_sub(usize::from(complete) + 1);
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            if line.is_empty() {
+                continue;
+            }
+            let number = i + 1;
+            if i == last && !complete {
+                read.dropped.push(format!(
+                    "journal line {number}: cut short (a run stopped in the middle of writing it)"
+                ));
+                continue;
+            }
+            match entry_of(fingerprint, line) {
+                Ok(e) => {
+                    read.entries.insert(e.report.student.clone(), e);
+                }
+                Err(why) => read.dropped.push(format!("journal line {number}: {why}")),
+            }
+        }
+        // Rewrite the kept entries so a dropped line does not linger.
+        let mut j = Journal::create(&path, fingerprint)?;
+        for e in read.entries.values() {
+            j.append(&e.report, &e.submission_hash)?;
+        }
+        Ok((j, read))
     }
 
     fn create(path: &Path, fingerprint: &str) -> anyhow::Result<Journal> {
@@ -122,7 +186,7 @@ impl Journal {
             let mut f = File::create(&tmp)
                 .with_context(|| format!("cannot write journal `{}`", tmp.display()))?;
             let header = Header {
-                salgrade_journal: 1,
+                salgrade_journal: VERSION,
                 fingerprint: fingerprint.to_owned(),
             };
             writeln!(f, "{}", serde_json::to_string(&header)?)?;
@@ -137,6 +201,7 @@ impl Journal {
         Ok(Journal {
             file,
             path: path.to_owned(),
+            fingerprint: fingerprint.to_owned(),
         })
     }
 
@@ -147,10 +212,13 @@ impl Journal {
             #[serde(flatten)]
             report: &'a StudentReport,
         }
-        let mut line = serde_json::to_vec(&EntryRef {
+        let json = serde_json::to_vec(&EntryRef {
             submission_hash: hash,
             report: s,
         })?;
+        let mut line = checksum(&self.fingerprint, &json).into_bytes();
+        line.push(b' ');
+        line.extend_from_slice(&json);
         line.push(b'\n');
         self.file
             .write_all(&line)
@@ -162,31 +230,86 @@ impl Journal {
     }
 }
 
+/// One entry line, checked against its checksum.
+fn entry_of(fingerprint: &str, line: &[u8]) -> Result<Entry, String> {
+    let Some((sum, json)) = line
+        .iter()
+        .position(|&b| b == b' ')
+        .map(|at| (&line[..at], &line[at + 1..]))
+    else {
+        return Err("no checksum (not written by this salgrade)".to_owned());
+    };
+    let entry = serde_json::from_slice::<Entry>(json);
+    let who = entry
+        .as_ref()
+        .map(|e| format!(" (student `{}`)", e.report.student))
+        .unwrap_or_default();
+    if sum != checksum(fingerprint, json).as_bytes() {
+        return Err(format!(
+            "its checksum does not match its content{who}: it was edited, or written by another run"
+        ));
+    }
+    entry.map_err(|e| format!("not a journal entry ({e})"))
+}
+
 /// Journalled students sorted for `--resume`.
 pub(crate) struct Resumed {
     /// Students whose submission is what was journalled: kept as they are.
     pub kept: BTreeMap<String, StudentReport>,
     /// Students whose submission changed on disk since: graded again.
     pub changed: Vec<String>,
+    /// Entries whose scores their own cases do not add up to, with why:
+    /// graded again.
+    pub dropped: Vec<String>,
 }
 
 /// Keeps a journalled result only where the submission's current hash (in
-/// `current`) is the one it was graded with; students no longer in the
-/// folder are dropped.
+/// `current`) is the one it was graded with and `adds_up` finds its scores
+/// are what its cases earn; students no longer in the folder are dropped.
 pub(crate) fn split(
     journalled: BTreeMap<String, Entry>,
     current: &BTreeMap<&str, String>,
+    adds_up: impl Fn(&StudentReport) -> Result<(), String>,
 ) -> Resumed {
     let mut kept = BTreeMap::new();
     let mut changed = Vec::new();
+    let mut dropped = Vec::new();
     for (student, entry) in journalled {
         match current.get(student.as_str()) {
-            Some(hash) if *hash == entry.submission_hash => {
-                kept.insert(student, entry.report);
-            }
+            Some(hash) if *hash == entry.submission_hash => match adds_up(&entry.report) {
+                Ok(()) => {
+                    kept.insert(student, entry.report);
+                }
+                Err(why) => dropped.push(format!("journal entry of `{student}`: {why}")),
+            },
             Some(_) => changed.push(student),
             None => {}
         }
     }
-    Resumed { kept, changed }
+    Resumed {
+        kept,
+        changed,
+        dropped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_without_a_valid_checksum_or_cut_short_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Journal::open(dir.path(), "fp", false).unwrap());
+        let path = path_in(dir.path());
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("{\"student\":\"x\"}\n0123456789abcdef {\"student\":\"y\"}\n{\"stud");
+        std::fs::write(&path, text).unwrap();
+        let (_, read) = Journal::open(dir.path(), "fp", true).unwrap();
+        assert!(read.entries.is_empty());
+        assert_eq!(read.dropped.len(), 3, "{:?}", read.dropped);
+        assert!(read.dropped[0].starts_with("journal line 2: no checksum"));
+        assert!(read.dropped[1].contains("checksum does not match"));
+        assert!(read.dropped[2].starts_with("journal line 4: cut short"));
+    }
 }

@@ -13,12 +13,16 @@
 
 mod assignment;
 mod bounds;
+mod capacity;
 mod cli;
 mod commands;
 mod discover;
 mod engine;
+mod figure;
 mod grading;
+mod infer;
 mod journal;
+mod mistakes;
 mod outcome;
 mod output;
 mod report;
@@ -27,6 +31,7 @@ mod report;
     reason = "the runner is the one module that starts processes"
 )]
 mod runner;
+mod secrets;
 mod verdict;
 mod words;
 
@@ -51,6 +56,7 @@ pub fn run() -> ExitCode {
         cli::Command::Grade(a) => commands::grade(a),
         cli::Command::Merge(a) => commands::merge(a),
         cli::Command::Check(a) => commands::check(a),
+        cli::Command::Clusters(a) => commands::clusters(a),
         cli::Command::Lint(a) => commands::lint(a),
         cli::Command::Gen(a) => commands::generate(a),
         cli::Command::Ref(a) => commands::reference(a),

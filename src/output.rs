@@ -55,8 +55,9 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        remove_stale_temporaries(dir, &name);
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&temporary_prefix(&name, std::process::id()))
             .suffix(".tmp")
             .tempfile_in(dir)
             .map_err(|source| OutputError::Create {
@@ -108,6 +109,63 @@ fn default_permissions() -> Option<std::fs::Permissions> {
     Some(std::fs::Permissions::from_mode(0o666 & !umask))
 }
 
+/// The start of a temporary file's name for `target_name`, written by the
+/// process `pid`: the pid lets a later run tell a temporary left by a killed
+/// run (SIGKILL drops no file) from one a running salgrade is writing.
+fn temporary_prefix(target_name: &str, pid: u32) -> String {
+    format!(".{target_name}.{pid}-")
+}
+
+/// Removes the temporary files for `target_name` in `dir` whose writer is
+/// no longer running; anything else in the folder is left alone.
+fn remove_stale_temporaries(dir: &Path, target_name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let start = format!(".{target_name}.");
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(&start)
+            .filter(|rest| rest.ends_with(".tmp"))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = Path::new("/proc").join(pid.to_string()).exists();
+        if !alive && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The file that marks a folder as salgrade's own output (`--out-dir`,
+/// `--feedback`), so that grading a folder that holds one skips it rather
+/// than grade it as a student.
+pub(crate) const OUTPUT_MARKER: &str = ".salgrade-output";
+
+/// Whether `dir` is a folder salgrade wrote (it holds [`OUTPUT_MARKER`]).
+pub(crate) fn is_salgrade_output(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(OUTPUT_MARKER)).is_ok_and(|m| m.is_file())
+}
+
+/// Marks `dir` as salgrade's output (see [`OUTPUT_MARKER`]).
+pub(crate) fn mark_as_output(dir: &Path) -> Result<(), OutputError> {
+    let marker = dir.join(OUTPUT_MARKER);
+    if is_salgrade_output(dir) {
+        return Ok(());
+    }
+    std::fs::write(
+        &marker,
+        "This folder holds salgrade's output; `salgrade grade` skips it when it grades the folder around it.\n",
+    )
+    .map_err(|source| OutputError::Write {
+        path: marker,
+        source,
+    })
+}
+
 /// Writes `bytes` to `target` through an [`AtomicFile`].
 pub(crate) fn write(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     AtomicFile::create(target)?.commit(bytes)
@@ -130,6 +188,28 @@ mod tests {
             1,
             "no temp file left"
         );
+    }
+
+    #[test]
+    fn a_killed_runs_temporary_file_is_removed_by_the_next() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("grades.csv");
+        // No process has pid u32::MAX (the kernel's limit is far lower).
+        let dead = t.path().join(format!(
+            "{}abc123.tmp",
+            temporary_prefix("grades.csv", u32::MAX)
+        ));
+        let live = t.path().join(format!(
+            "{}abc123.tmp",
+            temporary_prefix("grades.csv", std::process::id())
+        ));
+        let other = t.path().join(".notes.txt.1-x.tmp");
+        for f in [&dead, &live, &other] {
+            std::fs::write(f, "").unwrap();
+        }
+        write(&p, b"new").unwrap();
+        assert!(!dead.exists(), "a dead writer's temporary file is removed");
+        assert!(live.exists() && other.exists(), "nothing else is touched");
     }
 
     #[test]

@@ -26,3 +26,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 cargo install --locked --path /autograder/source/salgrade
 salgrade --version
+# The secret seed: root's alone, so student code (an unprivileged uid) cannot
+# read it even in the `rlimit` sandbox.
+chown root:root /autograder/source/seed
+chmod 600 /autograder/source/seed

@@ -102,6 +102,11 @@ pub(crate) trait Assignment: Sync {
     fn harness(&self, language: Language) -> Option<Harness>;
     /// A solution in `language` that must pass every case.
     fn model_solution(&self, language: Language) -> Option<&'static str>;
+    /// The slowest solution in `language` the assignment accepts (the shape
+    /// students write: one node a step, `list.pop(0)`, replaying moves). It
+    /// must pass every case; calibration sets each case's deadline to a
+    /// multiple of its CPU time there (see `engine.rs`).
+    fn naive_solution(&self, language: Language) -> Option<&'static str>;
     /// The options this assignment takes, for `salgrade assignments`.
     fn option_help(&self) -> Option<&'static str> {
         None
@@ -135,9 +140,27 @@ pub(crate) trait Assignment: Sync {
         case: &'a Case,
         options: &'a Options,
     ) -> Box<dyn Iterator<Item = Case> + 'a>;
+    /// Whether a failure of one of `function`'s cases is in a call of
+    /// `function` itself (a scenario makes several calls); the case shown
+    /// for a function is one that is, when there is one.
+    fn fails_in_own_call(&self, _function: &str, _verdict: &Verdict) -> bool {
+        true
+    }
+    /// Whether a shrinking candidate's failure is the same failure as the
+    /// graded case's, so the counterexample shown keeps failing where the
+    /// case did: by default, the same verdict class.
+    fn same_failure(&self, original: &Verdict, candidate: &Verdict) -> bool {
+        original.kind == candidate.kind
+    }
     /// What the reference does on `case`, in lines of words, and the input
     /// drawn as text when it is small enough.
     fn explain(&self, case: &Case, verdict: &Verdict) -> (Vec<String>, Option<String>);
+    /// The case drawn for the HTML report: the board with the reference's
+    /// walk and the square where `verdict`'s answer parts from it, or the
+    /// scenario's calls. `None` where there is nothing to draw.
+    fn figure(&self, _case: &Case, _verdict: &Verdict) -> Option<crate::figure::Figure> {
+        None
+    }
     /// This assignment's words for a verdict class, where the general ones
     /// would be vague.
     fn hint(&self, _kind: VerdictKind) -> Option<&'static str> {
@@ -147,6 +170,12 @@ pub(crate) trait Assignment: Sync {
     /// ambiguity, a common cause).
     fn notes(&self, _function: &str, _verdict: &Verdict) -> Vec<String> {
         Vec::new()
+    }
+    /// The case as code a student can paste to reproduce it in `language`
+    /// (one or more lines: `Solution().snakesAndLadders([[-1, -1], [-1, -1]])`),
+    /// if the assignment can write one.
+    fn literal_call(&self, _case: &Case, _language: Language) -> Option<String> {
+        None
     }
     /// How `function` must be declared, in each language, for a student
     /// told it is missing.
@@ -216,4 +245,55 @@ pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Optio
 /// The verdict's hint, in this assignment's words where it has its own.
 pub(crate) fn hint(assignment: &dyn Assignment, kind: VerdictKind) -> &'static str {
     assignment.hint(kind).unwrap_or_else(|| kind.hint())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn call(assignment: &str, function: &str, input: serde_json::Value, l: Language) -> String {
+        let case = Case {
+            id: "x".to_owned(),
+            function: function.to_owned(),
+            label: String::new(),
+            input,
+            expected: json!(null),
+        };
+        by_id(assignment)
+            .unwrap()
+            .literal_call(&case, l)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn literal_calls_are_code_to_paste() {
+        let moves = json!({"move": [-1, 5, -1]});
+        let f = "get_min_dice_throws";
+        assert_eq!(
+            call("min-throws", f, moves.clone(), Language::Python),
+            "get_min_dice_throws([-1, 5, -1], 3)"
+        );
+        assert_eq!(
+            call("min-throws", f, moves, Language::Cpp),
+            "int move[] = {-1, 5, -1};\nget_min_dice_throws(move, 3);"
+        );
+        let board = json!({"board": [[-1, -1], [-1, 3]]});
+        assert_eq!(
+            call("leetcode909", "snakesAndLadders", board, Language::Python),
+            "Solution().snakesAndLadders([[-1, -1], [-1, 3]])"
+        );
+        let a48 = json!({"board": {"squares": 6, "snadders": [[5, 1]]}, "args": [1]});
+        assert_eq!(
+            call("a48", "willfinish", a48, Language::Python),
+            "willfinish(salb2salbLL(SALboard(6, {5: 1})), 1)"
+        );
+        let game = json!({"size": 7, "jumps": [[4, 6]], "players": 2, "finish": "bounce",
+            "calls": [{"call": "play", "args": [[2, 3], 4]}, {"call": "move", "args": [1, 6]}]});
+        assert_eq!(
+            call("game", "move", game, Language::Python),
+            "g = Game(7, {4: 6}, 2, \"bounce\")\ng.play([2, 3], 4)\ng.move(1, 6)"
+        );
+    }
 }

@@ -23,6 +23,7 @@ pub(crate) trait IntProblem: Sync {
     fn definition_markers(&self) -> Vec<String>;
     fn harness(&self, language: Language) -> Option<Harness>;
     fn model_solution(&self, language: Language) -> Option<&'static str>;
+    fn naive_solution(&self, language: Language) -> Option<&'static str>;
     fn parse(&self, input: &serde_json::Value) -> Result<Self::Input, String>;
     fn answer(&self, input: &Self::Input) -> i64;
     fn generate(&self, seed: u64, random: usize) -> Vec<Case>;
@@ -31,8 +32,15 @@ pub(crate) trait IntProblem: Sync {
     fn describe(&self, input: &Self::Input) -> String;
     fn explain(&self, input: &Self::Input) -> Vec<String>;
     fn draw(&self, input: &Self::Input) -> Option<String>;
+    /// The board laid out for drawing, with a shortest walk from the first
+    /// square to the last (none when it cannot be reached).
+    fn board(&self, input: &Self::Input) -> crate::figure::Board;
     /// How the function must be declared, in each language.
     fn signature(&self) -> &'static str;
+    /// The key the board has in a case's input (`board`, `move`).
+    fn board_key(&self) -> &'static str;
+    /// The call on `input` (a case's input JSON) as code in `language`.
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String>;
 }
 
 /// An [`IntProblem`] graded as an assignment.
@@ -69,6 +77,31 @@ fn judge_int(expected: i64, answer: &Answer) -> Verdict {
             expected.to_string(),
             plain.repr.clone().unwrap_or_else(|| python(&plain.value)),
         ),
+    }
+}
+
+/// Where a wrong count of moves parts from the reference's shortest walk:
+/// a count too small stops on the square that many moves reach; a count
+/// too large, or -1, misses the last square, which the walk reaches; a
+/// count where there is no way misses that the last square is cut off.
+fn wrong_square(
+    board: &crate::figure::Board,
+    expected: i64,
+    verdict: &Verdict,
+) -> Option<(u64, String)> {
+    let last = board.first + board.squares.checked_sub(1)?;
+    let got: Option<i64> = verdict.got.as_deref().and_then(|g| g.trim().parse().ok());
+    let walk = board.walks.first().map(|w| w.squares.as_slice());
+    match (walk, got) {
+        (None, _) => Some((last, "the last square cannot be reached".to_owned())),
+        (Some(walk), Some(g)) if g >= 0 && g < expected => {
+            let at = walk.get(usize::try_from(g).ok()?)?;
+            Some((
+                *at,
+                format!("{g} move(s) reach only this square on a shortest walk"),
+            ))
+        }
+        (Some(_), _) => Some((last, format!("reached in {expected} move(s)"))),
     }
 }
 
@@ -109,6 +142,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
         self.0.model_solution(language)
+    }
+
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        self.0.naive_solution(language)
     }
 
     fn options(&self, given: &Options) -> Result<Options, String> {
@@ -200,6 +237,20 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         Some(self.0.signature())
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let input = self.input(case)?;
+        let mut board = self.0.board(&input);
+        // Only an answer can part from the reference at a square.
+        if verdict.kind == VerdictKind::WrongAnswer {
+            board.wrong_at = wrong_square(&board, self.0.answer(&input), verdict);
+        }
+        Some(crate::figure::Figure::Board(board))
+    }
+
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        self.0.literal_call(&case.input, language)
+    }
+
     fn questions(&self) -> &'static [Question] {
         &[
             Question {
@@ -227,7 +278,16 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         if !args.is_empty() {
             return Err(format!("`{question}` takes no arguments"));
         }
-        let input = self.0.parse(input)?;
+        // The bare board (`[-1, 5, ...]`, `[[-1, -1], ...]`) is taken as
+        // well as the case file's input form.
+        let input = match (self.0.parse(input), input) {
+            (Ok(parsed), _) => parsed,
+            (Err(e), bare @ serde_json::Value::Array(_)) => self
+                .0
+                .parse(&serde_json::json!({ self.0.board_key(): bare }))
+                .map_err(|_| e)?,
+            (Err(e), _) => return Err(e),
+        };
         Ok(match question {
             "answer" => self.0.answer(&input).to_string(),
             "explain" => self.0.explain(&input).join("\n"),
@@ -250,6 +310,46 @@ mod tests {
             value: v,
             repr: None,
         })
+    }
+
+    #[test]
+    fn a_wrong_count_is_ringed_where_it_parts_from_the_walk() {
+        use crate::assignment::min_throws::MinThrows;
+        use crate::figure::{Figure, Layout};
+        let a = Numeric(MinThrows);
+        // Cells 0..=8, a ladder 1->7: the shortest walk is 0 -> 7 -> 8.
+        let case = Case {
+            id: "t".into(),
+            function: "get_min_dice_throws".into(),
+            label: String::new(),
+            input: serde_json::json!({"move": [-1, 7, -1, -1, -1, -1, -1, -1, -1]}),
+            expected: serde_json::json!({"answer": 2}),
+        };
+        let ring = |got: &str| {
+            let verdict = Verdict::wrong(VerdictKind::WrongAnswer, "2", got);
+            match a.figure(&case, &verdict) {
+                Some(Figure::Board(b)) => {
+                    assert_eq!(b.layout, Layout::Line);
+                    assert_eq!((b.squares, b.first), (9, 0));
+                    assert_eq!(b.walks[0].squares, vec![0, 7, 8]);
+                    assert_eq!(b.jumps, vec![(1, 7)]);
+                    b.wrong_at.map(|(q, _)| q)
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        // Too few throws stop where that many reach; too many, or -1, miss
+        // the last cell.
+        assert_eq!(ring("1"), Some(7));
+        assert_eq!(ring("0"), Some(0));
+        assert_eq!(ring("3"), Some(8));
+        assert_eq!(ring("-1"), Some(8));
+        // A timeout parts nowhere.
+        let timeout = Verdict::new(VerdictKind::Timeout);
+        assert!(matches!(
+            a.figure(&case, &timeout),
+            Some(Figure::Board(b)) if b.wrong_at.is_none()
+        ));
     }
 
     #[test]

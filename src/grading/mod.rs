@@ -1,6 +1,7 @@
 //! Grading: pure functions from raw outcomes to verdicts, per-function
 //! tallies and points under a rubric. No processes, no files.
 
+pub(crate) mod clusters;
 pub(crate) mod judge;
 pub(crate) mod lint;
 pub(crate) mod rubric;
@@ -116,7 +117,14 @@ pub(crate) fn smallest_failing(
         .zip(cases)
         .enumerate()
         .filter(|(_, (r, _))| *r.function == *function && !r.verdict.passed())
-        .min_by_key(|(_, (_, c))| assignment.case_size(c))
+        // A case failing in a call of its own function is shown first (a
+        // game scenario of `move`'s can fail in a `play` call), then size.
+        .min_by_key(|(_, (r, c))| {
+            (
+                !assignment.fails_in_own_call(function, &r.verdict),
+                assignment.case_size(c),
+            )
+        })
         .map(|(i, _)| i)
 }
 

@@ -79,7 +79,7 @@ pub(crate) fn shrink(
             let Some(v) = oracle(&candidate) else {
                 break 'search;
             };
-            if v.kind == verdict.kind {
+            if assignment.same_failure(verdict, &v) {
                 smaller = Some((candidate, v));
                 break;
             }

@@ -3,11 +3,8 @@
 //!
 //! - `salgrade` (default): `student`, each function's points, `penalty`,
 //!   `total`, `max`, `warnings`.
-//! - `markus`: a MarkUs marks-spreadsheet upload. Two header rows, each
-//!   starting with an empty cell MarkUs ignores: the column names (each
-//!   function, then `total`), then each column's "out of". Then one row per
-//!   student, the user name first (the submission's folder name, which is the
-//!   MarkUs user or group name when the folders come from a MarkUs download).
+//! - `markus`: a MarkUs marks-spreadsheet upload that imports to exactly
+//!   salgrade's scores (see [`super::markus`]).
 //! - `generic`: a gradebook import: `identifier`, `total`, then each
 //!   function's points.
 //!
@@ -44,36 +41,7 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
                 w.write_record(&row)?;
             }
         }
-        CsvLayout::Markus => {
-            let mut names = vec![String::new()];
-            names.extend(report.functions.iter().cloned());
-            names.push("total".to_owned());
-            w.write_record(&names)?;
-            let mut out_of = vec![String::new()];
-            out_of.extend(report.functions.iter().map(|f| {
-                report
-                    .students
-                    .iter()
-                    .find_map(|s| s.functions.get(f))
-                    .map(|x| x.max_points.to_string())
-                    .unwrap_or_default()
-            }));
-            out_of.push(
-                report
-                    .students
-                    .iter()
-                    .map(|s| s.max_score)
-                    .fold(0.0, f64::max)
-                    .to_string(),
-            );
-            w.write_record(&out_of)?;
-            for s in &report.students {
-                let mut row = vec![s.student.clone()];
-                row.extend(points_cells(report, s));
-                row.push(s.score.to_string());
-                w.write_record(&row)?;
-            }
-        }
+        CsvLayout::Markus => return Ok(super::markus::render(report, None)?.bytes),
         CsvLayout::Generic => {
             let mut head = vec!["identifier".to_owned(), "total".to_owned()];
             head.extend(report.functions.iter().cloned());

@@ -7,13 +7,23 @@
 //! seed is public: a secret grading seed would let them generate the hidden
 //! cases with `salgrade gen`. Each counterexample stays within a screen
 //! (long inputs, tracebacks and walks are cut, the full case is in the JSON
-//! report), and a module that cannot be imported is explained once.
+//! report), and a module that cannot be imported, or a file that does not
+//! compile, is explained once.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
+use crate::runner::Language;
 use crate::verdict::VerdictKind;
 use crate::words::count;
+
+/// How the detail of a submission that was never run begins (see the
+/// engine's grading of a submission with a problem).
+pub(crate) const NOTHING_GRADED: &str = "nothing was graded: ";
+
+/// The longest literal call shown; a longer one is left to the case file.
+const MAX_CALL_CHARS: usize = 1500;
 
 /// Characters of an input shown before it is cut.
 const MAX_INPUT_CHARS: usize = 300;
@@ -40,7 +50,15 @@ impl Seed {
     }
 }
 
-pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
+/// The student's feedback. `reruns` maps a function to the command that
+/// re-runs its shown counterexample alone (`check` writes each to a case
+/// file); `grade`'s feedback files have none.
+pub(crate) fn render(
+    report: &Report,
+    s: &StudentReport,
+    seed: Seed,
+    reruns: &BTreeMap<String, String>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -106,7 +124,12 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
             s.functions
                 .get(*f)
                 .and_then(|x| x.smallest_failure.as_ref())
-                .is_some_and(|x| x.verdict.kind == VerdictKind::ImportFailed)
+                .is_some_and(|x| {
+                    matches!(
+                        x.verdict.kind,
+                        VerdictKind::ImportFailed | VerdictKind::BuildFailed
+                    )
+                })
         })
         .map(String::as_str)
         .collect();
@@ -117,8 +140,21 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
             .map(|x| &x.verdict)
     });
     if let Some(v) = import_failure {
-        let _ = writeln!(out, "\n## The module could not be imported\n");
-        let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
+        // A submission with no file to run (missing, empty, a symlink) was
+        // never imported: say that, not an import error's hint.
+        let nothing = v
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.starts_with(NOTHING_GRADED));
+        if nothing {
+            let _ = writeln!(out, "\n## Nothing was graded\n");
+        } else if v.kind == VerdictKind::BuildFailed {
+            let _ = writeln!(out, "\n## Your file did not compile\n");
+            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
+        } else {
+            let _ = writeln!(out, "\n## The module could not be imported\n");
+            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
+        }
         let _ = writeln!(
             out,
             "No case of {} could run.",
@@ -200,6 +236,12 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         if let Some(l) = v.line {
             let _ = writeln!(out, "- line: {l}");
         }
+        if let Some(command) = reruns.get(f) {
+            let _ = writeln!(out, "- re-run just this case: `{command}`");
+        }
+        if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
+            let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
+        }
         if let Some(d) = &v.detail {
             let _ = writeln!(
                 out,
@@ -274,6 +316,29 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed) -> String {
         }
     }
     out
+}
+
+/// The case as code to paste, in the language of the student's file, and
+/// that language's Markdown name; none when the assignment cannot write it
+/// or it is too long to paste.
+fn literal_call(
+    report: &Report,
+    s: &StudentReport,
+    case: &salgrade_reference::Case,
+) -> Option<(String, &'static str)> {
+    let language = s
+        .file
+        .as_deref()
+        .and_then(Language::of_file)
+        .unwrap_or(Language::Python);
+    let call = crate::assignment::by_id(&report.assignment)
+        .ok()?
+        .literal_call(case, language)?;
+    let fence = match language {
+        Language::Python => "python",
+        Language::Cpp => "cpp",
+    };
+    (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 
 /// `text` cut to `max` characters, saying how much was left out.

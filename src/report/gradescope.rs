@@ -16,7 +16,11 @@
 //! the total when present). A failing function's `output` holds the shrunk
 //! counterexample (input, expected, got) and the hint. `execution_time` is
 //! the seconds the student's code took on the cases, not salgrade's own time.
-//! The seed is never written: students see this file.
+//! Every output is `output_format` `text`, so no student-chosen text is
+//! rendered as HTML or Markdown. The `rules` test fails when the rule could
+//! not be checked (no file, or a Python file that does not parse): a rule
+//! never checked does not show as passed. The seed is never written:
+//! students see this file.
 
 use serde::Serialize;
 
@@ -28,6 +32,9 @@ struct Results {
     score: f64,
     execution_time: f64,
     output: String,
+    output_format: &'static str,
+    test_output_format: &'static str,
+    test_name_format: &'static str,
     tests: Vec<Test>,
 }
 
@@ -38,8 +45,15 @@ struct Test {
     max_score: f64,
     status: &'static str,
     output: String,
+    output_format: &'static str,
     visibility: &'static str,
 }
+
+/// Gradescope's plain-text rendering: every output holds student-chosen
+/// text (answers, printed output, source lines), and any other format
+/// (`simple_format`, the default, `html`, `md`) would render some of it as
+/// markup.
+const TEXT: &str = "text";
 
 fn status(passed: bool) -> &'static str {
     if passed { "passed" } else { "failed" }
@@ -58,6 +72,7 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             max_score: f.max_points,
             status: status(f.passed == f.total),
             output: plain::failure(f).unwrap_or_else(|| plain::summary(f)),
+            output_format: TEXT,
             visibility: "visible",
         });
     }
@@ -68,6 +83,7 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             max_score: 0.0,
             status: status(!plain::rule_failed(s)),
             output: text,
+            output_format: TEXT,
             visibility: "visible",
         });
     }
@@ -86,6 +102,9 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
         score: s.score,
         execution_time: round2(ms as f64 / 1000.0),
         output,
+        output_format: TEXT,
+        test_output_format: TEXT,
+        test_name_format: TEXT,
         tests,
     };
     let mut v = serde_json::to_vec_pretty(&results)?;

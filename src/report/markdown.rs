@@ -36,6 +36,34 @@ pub(crate) fn render(report: &Report) -> String {
         ));
     }
     out.push_str(&format!("\n{}\n", legend(report)));
+    if !report.clusters.is_empty() {
+        out.push_str("\n**Common mistakes**, largest first\n\n");
+        out.push_str("| students | function | board | expected | given | why | hint | who |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
+        for c in &report.clusters {
+            let cells = [
+                c.students.len().to_string(),
+                if c.function.is_empty() {
+                    "(the file)".to_owned()
+                } else {
+                    format!("`{}`", c.function)
+                },
+                c.input.clone(),
+                c.expected.clone().unwrap_or_default(),
+                c.got
+                    .clone()
+                    .unwrap_or_else(|| c.verdict.as_str().to_owned()),
+                c.explanation.clone().unwrap_or_default(),
+                c.hint.clone().unwrap_or_default(),
+                c.students.join(", "),
+            ];
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|t| escape(&t.replace('\n', " ")))
+                .collect();
+            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+        }
+    }
     let warnings = all_warnings(report);
     if !warnings.is_empty() {
         out.push_str("\n**Warnings**\n\n");

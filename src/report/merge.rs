@@ -97,8 +97,13 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
         }
         shards.push((name, report.shard));
         merged.students.extend(report.students);
+        let mine = std::mem::take(&mut merged.clusters);
+        merged.clusters = crate::grading::clusters::combine(mine, report.clusters);
     }
     merged.students.sort_by(|a, b| a.student.cmp(&b.student));
+    let mut groups = std::mem::take(&mut merged.clusters);
+    crate::grading::clusters::in_report_order(&merged, &mut groups);
+    merged.clusters = groups;
     merged.shard = None;
     let mut warnings = missing_shards(&shards);
     if sandboxes.len() > 1 {
@@ -209,6 +214,7 @@ mod tests {
                     stderr: String::new(),
                 })
                 .collect(),
+            clusters: vec![],
         }
     }
 

@@ -3,12 +3,15 @@
 //! terminal view of `check` live here too. No processes.
 
 pub(crate) mod classroom;
+pub(crate) mod clusters;
 pub(crate) mod coverage;
 pub(crate) mod csv;
 pub(crate) mod feedback;
 pub(crate) mod gradescope;
+pub(crate) mod html;
 pub(crate) mod junit;
 pub(crate) mod markdown;
+pub(crate) mod markus;
 pub(crate) mod merge;
 mod plain;
 pub(crate) mod schema;
@@ -21,6 +24,7 @@ use salgrade_reference::Options;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::grading::clusters::Cluster;
 use crate::grading::lint::Violation;
 use crate::grading::{CaseResult, FunctionScore};
 
@@ -56,6 +60,10 @@ pub(crate) struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Settings>,
     pub students: Vec<StudentReport>,
+    /// Common mistakes: the students' failures grouped by counterexample
+    /// and answer, largest group first (see `grading::clusters`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<Cluster>,
 }
 
 /// Shard `index` of `count` (1-based): the students whose identifier
@@ -166,8 +174,10 @@ pub(crate) enum Format {
     Gradescope,
     /// JUnit XML for CI test viewers: a suite per student, a test case per function.
     Junit,
-    /// GitHub Classroom's autograding reporter result, version 1 (one submission only).
+    /// GitHub Classroom's autograding reporter results (version 1) as three runners, with the feedback in Markdown (one submission only).
     Classroom,
+    /// One self-contained HTML page: the cohort (score histogram, pass rates, common mistakes, a sortable table) and each student's failures with their boards drawn.
+    Html,
 }
 
 impl Format {
@@ -201,6 +211,7 @@ pub(crate) fn render(
             v
         }
         Format::Markdown => markdown::render(report).into_bytes(),
+        Format::Html => html::render(report).into_bytes(),
     })
 }
 
@@ -262,6 +273,30 @@ pub(crate) fn all_warnings(report: &Report) -> Vec<String> {
                 out.push(format!("{}: {w}", s.student));
             }
         }
+    }
+    out
+}
+
+/// How many common mistakes the table shows under it.
+pub(crate) const TOP_MISTAKES: usize = 5;
+
+/// The largest common mistakes under a heading, one line each, or nothing
+/// when there are none.
+pub(crate) fn top_mistakes(report: &Report) -> String {
+    if report.clusters.is_empty() {
+        return String::new();
+    }
+    let shown = report.clusters.len().min(TOP_MISTAKES);
+    let mut out = if shown < report.clusters.len() {
+        format!(
+            "\nCommon mistakes (the {shown} largest of {}; `salgrade clusters REPORT.json` lists them all):\n",
+            report.clusters.len()
+        )
+    } else {
+        "\nCommon mistakes:\n".to_owned()
+    };
+    for c in report.clusters.iter().take(shown) {
+        out.push_str(&format!("- {}\n", c.line()));
     }
     out
 }

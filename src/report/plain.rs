@@ -84,6 +84,10 @@ pub(crate) fn failure(f: &FunctionScore) -> Option<String> {
 pub(crate) fn rule(report: &Report, s: &StudentReport) -> Option<String> {
     let rule = report.rule.as_ref()?;
     let mut out = String::new();
+    if s.file.is_none() {
+        let _ = write!(out, "not checked: no file was graded. {rule}");
+        return Some(out);
+    }
     if !s.rule_checked {
         let _ = write!(out, "not checked: the file could not be parsed. {rule}");
         return Some(out);
@@ -125,9 +129,13 @@ pub(crate) fn rule_score(s: &StudentReport) -> f64 {
     if d > 0.0 { -d } else { 0.0 }
 }
 
-/// Whether the rule check failed this student.
+/// Whether the rule check failed this student: a violation, or a Python
+/// file (or no file at all) the checker could not read, since a rule that
+/// was never checked must not show as passed. A C++ file is not checked
+/// (the rule is about Python's containers), so it does not fail.
 pub(crate) fn rule_failed(s: &StudentReport) -> bool {
-    !s.violations.is_empty()
+    let python_or_none = s.file.as_deref().is_none_or(|f| f.ends_with(".py"));
+    !s.violations.is_empty() || (!s.rule_checked && python_or_none)
 }
 
 /// Milliseconds the student's code took on `function`'s cases.

@@ -37,7 +37,7 @@ pub(crate) fn render() -> String {
 #[derive(JsonSchema)]
 #[schemars(rename = "Case")]
 #[expect(dead_code, reason = "a mirror read only by its derived schema")]
-struct CaseMirror {
+pub(crate) struct CaseMirror {
     /// Unique within its file, stable across runs with the same seed.
     id: String,
     /// The student's function graded.

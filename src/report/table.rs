@@ -5,6 +5,8 @@
 //! `-`, `.` or a space where it can. A legend line says what `12/43 6.98`
 //! means, and the warnings follow the table.
 
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
 use super::{Report, all_warnings, cell, function_cells, header, legend, points, rules_cell};
 
 /// The width of the terminal the table must fit.
@@ -45,10 +47,10 @@ pub(crate) fn render(report: &Report) -> String {
             row
         })
         .collect();
-    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| h.width()).collect();
     for row in &rows {
         for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
+            *w = (*w).max(c.width());
         }
     }
     let fixed: usize = widths[1..].iter().sum::<usize>() + GAP.len() * (widths.len() - 1);
@@ -70,6 +72,7 @@ pub(crate) fn render(report: &Report) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    out.push_str(&super::top_mistakes(report));
     let warnings = all_warnings(report);
     if !warnings.is_empty() {
         out.push_str("\nWarnings:\n");
@@ -101,18 +104,33 @@ fn push_row(out: &mut String, widths: &[usize], cells: &[String]) {
     }
 }
 
+/// `s` padded with spaces to `width` terminal columns: measured as a
+/// terminal shows it (a CJK character takes two, a combining accent none),
+/// so names in any script line up.
 fn pad(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
 }
 
-/// Breaks `text` into lines of at most `width` characters, after a space,
-/// `_`, `-` or `.` where one falls in the line, else mid-word.
+/// How many of `chars` fit in `width` terminal columns.
+fn fitting(chars: &[char], width: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in chars.iter().enumerate() {
+        used += c.width().unwrap_or(0);
+        if used > width {
+            return i;
+        }
+    }
+    chars.len()
+}
+
+/// Breaks `text` into lines of at most `width` terminal columns, after a
+/// space, `_`, `-` or `.` where one falls in the line, else mid-word.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut rest: Vec<char> = text.chars().collect();
-    while rest.len() > width {
+    while fitting(&rest, width) < rest.len() {
+        let width = fitting(&rest, width).max(1);
         let cut = rest[..=width]
             .iter()
             .rposition(|c| *c == ' ')
@@ -155,6 +173,15 @@ mod tests {
             WIDTH,
         ) {
             assert!(line.chars().count() <= WIDTH, "{line}");
+        }
+        // Wide characters take two columns each.
+        assert_eq!(wrap("张伟张伟", 5), ["张伟", "张伟"]);
+    }
+
+    #[test]
+    fn names_in_any_script_line_up() {
+        for name in ["Zoe\u{0308}", "张伟", "alice"] {
+            assert_eq!(pad(name, 8).width(), 8, "{name}");
         }
     }
 }

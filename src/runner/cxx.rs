@@ -30,11 +30,15 @@ pub(crate) const PROGRAM_NAME: &str = "prog";
 const MAX_DIAGNOSTICS: usize = 5;
 
 /// The flags every submission is built with: C++20 as LeetCode compiles it,
-/// optimised as judges run it, warnings on but never fatal.
+/// optimised as judges run it, warnings on but never fatal, except one: a
+/// function that can fall off its end without returning its value is
+/// undefined behaviour (control would run on into whatever follows), so it
+/// is a build error naming its line rather than a confusing verdict later.
 pub(crate) const FLAGS: &[&str] = &[
     "-std=c++20",
     "-O2",
     "-Wall",
+    "-Werror=return-type",
     "-fdiagnostics-color=never",
     "-fmax-errors=20",
 ];
@@ -151,13 +155,27 @@ pub(crate) fn build(
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
     };
-    let run = Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)?;
-    let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
+    let mut attempt = 1;
+    let (run, diagnostics) = loop {
+        let run =
+            Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)?;
+        let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
+        if attempt < BUILD_ATTEMPTS && out_of_time(run.ended.as_ref(), &diagnostics) {
+            attempt += 1;
+            continue;
+        }
+        break (run, diagnostics);
+    };
     let (errors, warnings) = diagnostics_of(&diagnostics, harness.student_file);
+    let tries = if attempt > 1 { ", twice" } else { "" };
     let note = match &run.ended {
         None => Some(format!(
-            "the build took longer than {} s (`--build-timeout-ms`)",
+            "the build took longer than {} s of wall time{tries} (`--build-timeout-ms`)",
             cfg.build.timeout.as_secs_f64()
+        )),
+        Some(d) if out_of_time(Some(d), &diagnostics) => Some(format!(
+            "the compiler used up its {} s of CPU time{tries}",
+            cfg.build.limits.cpu_seconds
         )),
         Some(d) if d.code == Some(0) => None,
         Some(d) if d.code.is_some() && !errors.is_empty() => None,
@@ -176,6 +194,29 @@ pub(crate) fn build(
     }
 }
 
+/// A build is tried this many times when it runs out of time (its CPU
+/// budget or the wall-time backstop) before that is believed: a loaded
+/// machine slows a compiler down, and a build's result is the whole grade.
+const BUILD_ATTEMPTS: u32 = 2;
+
+/// Whether a build ended for want of time: killed at the wall-time
+/// backstop (`None`), or a compiler process stopped by its CPU limit
+/// (SIGXCPU, or SIGKILL at the hard limit, which the compiler driver
+/// reports as a killed or terminated program).
+fn out_of_time(ended: Option<&crate::outcome::Death>, diagnostics: &str) -> bool {
+    use nix::sys::signal::Signal;
+    let Some(death) = ended else {
+        return true;
+    };
+    matches!(
+        death.named_signal(),
+        Some(Signal::SIGXCPU | Signal::SIGKILL)
+    ) || diagnostics.lines().any(|l| {
+        l.contains("fatal error: Killed signal terminated program")
+            || l.contains("CPU time limit exceeded")
+    })
+}
+
 /// The compiled program's command line.
 pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
     Program {
@@ -190,16 +231,34 @@ pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
     }
 }
 
-/// The first errors (any file: the harness's glue failing to compile means
-/// the student's file lacks what it needs) and the student's own warnings,
-/// each as `file:line:column: message`, at most [`MAX_DIAGNOSTICS`] each.
+/// The names of salgrade's own files in a build: never shown to a student,
+/// who did not write them and cannot open them.
+const GLUE_NAMES: [&str; 3] = [WRAPPER_NAME, ADAPTER_NAME, DRIVER_NAME];
+
+/// How an error in salgrade's glue is introduced: it is reported after the
+/// student's own, because its cause is nearly always in the student's file
+/// (an unclosed `{` there runs on into the glue included after it).
+const IN_THE_GLUE: &str = "in salgrade's code that is compiled after your file (the cause is usually in your file: an unclosed `{`, a missing `;`, or a function or class not declared as the handout gives)";
+
+/// `text` with the glue's file names replaced by words.
+fn without_glue_names(text: &str) -> String {
+    GLUE_NAMES.iter().fold(text.to_owned(), |t, name| {
+        t.replace(name, "salgrade's code")
+    })
+}
+
+/// The first errors, the student's file's first and then the glue's
+/// (whose name is never shown), and the student's own warnings, each as
+/// `file:line:column: message`, at most [`MAX_DIAGNOSTICS`] each.
 fn diagnostics_of(text: &str, student_file: &str) -> (Vec<String>, Vec<String>) {
-    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-    let mut more_errors = 0;
+    let (mut own, mut glue, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
+    // A note in the student's file (`to match this '{'`) is where an error
+    // the compiler found in the glue starts.
+    let mut own_note = None;
     for line in text.lines() {
         let Some((place, rest)) = split_place(line) else {
             if line.contains("undefined reference to") {
-                errors.push(format!("link: {}", line.trim()));
+                glue.push(format!("link: {}", without_glue_names(line.trim())));
             }
             continue;
         };
@@ -207,19 +266,34 @@ fn diagnostics_of(text: &str, student_file: &str) -> (Vec<String>, Vec<String>) 
             .strip_prefix("error: ")
             .or_else(|| rest.strip_prefix("fatal error: "))
         {
-            if errors.len() < MAX_DIAGNOSTICS {
-                errors.push(format!("{place}: {msg}"));
+            if GLUE_NAMES.iter().any(|g| place.starts_with(g)) {
+                // The cause is explained once, on the first.
+                let lead = if glue.is_empty() {
+                    IN_THE_GLUE
+                } else {
+                    "in salgrade's code"
+                };
+                glue.push(format!("{lead}: {}", without_glue_names(msg)));
             } else {
-                more_errors += 1;
+                own.push(format!("{place}: {}", without_glue_names(msg)));
+            }
+        } else if let Some(msg) = rest.strip_prefix("note: ") {
+            if place.starts_with(student_file) && own_note.is_none() {
+                own_note = Some(format!("{place}: {}", without_glue_names(msg)));
             }
         } else if let Some(msg) = rest.strip_prefix("warning: ") {
             if place.starts_with(student_file) && warnings.len() < MAX_DIAGNOSTICS {
-                warnings.push(format!("{place}: {msg}"));
+                warnings.push(format!("{place}: {}", without_glue_names(msg)));
             }
         }
     }
-    if more_errors > 0 {
-        errors.push(format!("... and {more_errors} more error(s)"));
+    if own.is_empty() && !glue.is_empty() {
+        own.extend(own_note);
+    }
+    let all = own.len() + glue.len();
+    let mut errors: Vec<String> = own.into_iter().chain(glue).take(MAX_DIAGNOSTICS).collect();
+    if all > errors.len() {
+        errors.push(format!("... and {} more error(s)", all - errors.len()));
     }
     (errors, warnings)
 }
@@ -241,7 +315,7 @@ fn first_lines(text: &str) -> String {
     if lines.is_empty() {
         "the compiler failed without a message".to_owned()
     } else {
-        lines.join("\n")
+        without_glue_names(&lines.join("\n"))
     }
 }
 
@@ -254,9 +328,13 @@ pub(crate) struct BuildSettings {
 }
 
 impl Default for BuildSettings {
+    /// A build's budget is CPU time (`limits.cpu_seconds`, per compiler
+    /// process), which other programs on the machine do not use up; the
+    /// wall-time deadline is only a generous backstop for a compiler that
+    /// blocks.
     fn default() -> BuildSettings {
         BuildSettings {
-            timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs(300),
             limits: Limits {
                 memory_mb: 2048,
                 cpu_seconds: 60,
@@ -294,6 +372,51 @@ x.cpp:(.text+0x1): undefined reference to `foo(int)'
             warnings,
             ["min_throws.cpp:3:9: unused variable 'x' [-Wunused-variable]"]
         );
+    }
+
+    #[test]
+    fn a_build_out_of_time_is_told_apart_from_a_failed_one() {
+        let death = |code: Option<i32>, signal: Option<i32>| crate::outcome::Death {
+            code,
+            signal,
+            note: None,
+            memory: false,
+        };
+        assert!(out_of_time(None, ""));
+        assert!(out_of_time(Some(&death(None, Some(24))), ""));
+        assert!(out_of_time(
+            Some(&death(Some(1), None)),
+            "g++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n"
+        ));
+        assert!(!out_of_time(
+            Some(&death(Some(1), None)),
+            "a.cpp:3:1: error: expected ';'"
+        ));
+        assert!(!out_of_time(Some(&death(Some(0), None)), ""));
+    }
+
+    #[test]
+    fn the_students_errors_come_first_and_the_glue_is_never_named() {
+        let text = "\
+In file included from _salgrade_student.cpp:9:
+solution.cpp: In member function 'int Solution::snakesAndLadders(std::vector<std::vector<int> >&)':
+_salgrade_student.cpp:14:1: error: expected '}' before 'void'
+solution.cpp:7:20: error: expected ';' before 'return'
+_salgrade_adapter.cpp:3:2: error: 'salgrade_snakes_and_ladders' was not declared
+";
+        let (errors, _) = diagnostics_of(text, "solution.cpp");
+        assert_eq!(errors[0], "solution.cpp:7:20: expected ';' before 'return'");
+        assert!(errors[1].starts_with("in salgrade's code"), "{errors:?}");
+        assert_eq!(errors.len(), 3);
+        let unclosed = "\
+snakes_game.cpp:4:12: note: to match this '{'
+_salgrade_student.cpp:30:1: error: expected '}' at end of input
+";
+        let (errors, _) = diagnostics_of(unclosed, "snakes_game.cpp");
+        assert_eq!(errors[0], "snakes_game.cpp:4:12: to match this '{'");
+        for e in &errors {
+            assert!(!e.contains("_salgrade"), "{e}");
+        }
     }
 
     #[test]

@@ -36,7 +36,8 @@ use session::{CallEnd, Session, SessionFile, Started};
 pub(crate) use session::{RunnerConfig, SessionError};
 
 /// How long one case may take: CPU time of the student's process, which
-/// the machine's load does not inflate, and wall time as a looser backstop
+/// the machine's load inflates far less than wall time, and wall time as a
+/// looser backstop
 /// (a student that sleeps or blocks uses no CPU).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Deadline {

@@ -379,10 +379,17 @@ impl Session {
             .map_err(SessionError::TempDir)?;
         for f in files {
             let path = dir.path().join(f.name);
-            let written = std::fs::write(&path, f.contents).and_then(|()| {
-                let mode = if f.executable { 0o700 } else { 0o600 };
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
-            });
+            let write = || {
+                std::fs::write(&path, f.contents).and_then(|()| {
+                    let mode = if f.executable { 0o700 } else { 0o600 };
+                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                })
+            };
+            let written = if f.executable {
+                unix::writing_program(write)
+            } else {
+                write()
+            };
             written.map_err(|source| SessionError::WriteFile {
                 name: f.name.to_owned(),
                 source,
@@ -423,9 +430,7 @@ impl Session {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let program = launch.command.get_program().to_string_lossy().into_owned();
-        let mut child = launch
-            .command
-            .spawn()
+        let mut child = unix::forking(|| launch.command.spawn())
             .map_err(|source| SessionError::Spawn { program, source })?;
         drop(req_read);
         drop(resp_write);

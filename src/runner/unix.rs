@@ -53,6 +53,30 @@ pub(crate) struct Identity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Group(pub i32);
 
+/// Held for reading by every fork-and-exec salgrade makes, and for writing
+/// while a program is written to disk. A child between fork and exec holds
+/// a copy of every descriptor open at the fork, close-on-exec or not, so a
+/// program still open for writing in one thread when another forks cannot
+/// be executed until that child's exec (ETXTBSY, "Text file busy"); with
+/// the lock, no child is ever between fork and exec while a program's write
+/// descriptor is open. `Command::spawn` returns only once its child has
+/// exec'd (or failed to), and a child's own forks before its exec happen
+/// inside that call.
+static FORKS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Runs `spawn` (a fork and exec) while no program is being written.
+pub(crate) fn forking<T>(spawn: impl FnOnce() -> T) -> T {
+    let _shared = FORKS.read().unwrap_or_else(|e| e.into_inner());
+    spawn()
+}
+
+/// Runs `write` (opening, writing and closing a program's file) while no
+/// child is between fork and exec.
+pub(crate) fn writing_program<T>(write: impl FnOnce() -> T) -> T {
+    let _alone = FORKS.write().unwrap_or_else(|e| e.into_inner());
+    write()
+}
+
 /// The process groups of live sessions, for the interrupt handler.
 static LIVE_GROUPS: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
 
@@ -211,7 +235,7 @@ pub(crate) fn kill_all_of(uid: u32) {
             Ok(())
         });
     }
-    if let Ok(mut child) = cmd.spawn() {
+    if let Ok(mut child) = forking(|| cmd.spawn()) {
         let _ = child.wait();
     }
 }
@@ -618,4 +642,55 @@ fn end_as(ending: Ending) -> ! {
     }
     // SAFETY: as in `init`.
     unsafe { nix::libc::_exit(i32::from(ending[1])) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Threads that each write a program and run it at once, while the
+    /// others fork children that linger before their exec, never meet
+    /// "Text file busy".
+    #[test]
+    fn a_program_just_written_never_meets_text_file_busy() {
+        // Padded, so that writing it takes long enough for other threads'
+        // forks to land while it is open (an ELF file runs with junk after it).
+        let mut program = std::fs::read("/bin/true").expect("/bin/true exists");
+        program.resize(program.len() + (4 << 20), 0);
+        let dir = tempfile::tempdir().unwrap();
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let (program, dir) = (&program, dir.path());
+                scope.spawn(move || {
+                    for i in 0..10 {
+                        let path = dir.join(format!("prog-{t}-{i}"));
+                        writing_program(|| {
+                            use std::os::unix::fs::PermissionsExt;
+                            std::fs::write(&path, program)?;
+                            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700))
+                        })
+                        .unwrap();
+                        let mut cmd = Command::new(&path);
+                        // SAFETY: nanosleep is async-signal-safe; the pause
+                        // widens the window between fork and exec in which
+                        // another thread's descriptors are held.
+                        unsafe {
+                            cmd.pre_exec(|| {
+                                let pause = nix::libc::timespec {
+                                    tv_sec: 0,
+                                    tv_nsec: 2_000_000,
+                                };
+                                nix::libc::nanosleep(&pause, std::ptr::null_mut());
+                                Ok(())
+                            });
+                        }
+                        match forking(|| cmd.spawn()) {
+                            Ok(mut child) => assert!(child.wait().unwrap().success()),
+                            Err(e) => panic!("cannot run {}: {e}", path.display()),
+                        }
+                    }
+                });
+            }
+        });
+    }
 }

@@ -204,6 +204,32 @@ fn the_seeds_own_bug_is_shown_on_a_small_unreachable_board() {
     assert!(text.contains("Smallest failing input"), "{text}");
 }
 
+/// Every global of LeetCode's Python 3 runtime (its public dump) resolves
+/// in a solution's module, shadowed as there; a solution that calls bare
+/// `ceil` and `deque`, accepted on LeetCode, passes here too.
+#[test]
+fn leetcode_runtime_names_resolve_as_on_leetcode() {
+    for name in ["every_global", "bare_ceil"] {
+        let out = salgrade()
+            .args(["check", "--assignment", "leetcode909"])
+            .arg(
+                fixtures()
+                    .join("leetcode909/leetcode_runtime")
+                    .join(name)
+                    .join("solution.py"),
+            )
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}{}",
+            stdout_of(&out),
+            stderr_of(&out)
+        );
+    }
+}
+
 #[test]
 fn ref_answers_each_assignments_questions() {
     let ask = |args: &[&str]| {

@@ -83,3 +83,133 @@ fn a_missing_file_is_a_setup_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+fn sample(assignment: &str, name: &str, file: &str) -> std::path::PathBuf {
+    crate::fixtures()
+        .join(assignment)
+        .join("submissions")
+        .join(name)
+        .join(file)
+}
+
+#[test]
+fn the_assignment_is_inferred_from_the_file_name_and_said() {
+    let out = salgrade()
+        .args(["check", "--cases", "0", "--shrink-ms", "0"])
+        .arg(sample("leetcode909", "correct", "solution.py"))
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{}{err}", stdout_of(&out));
+    assert!(
+        err.contains("note: assignment `leetcode909`, inferred from the file name `solution.py`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_case_file_for_another_assignment_is_an_error_not_the_students_fault() {
+    let lc909 = crate::fixtures().join("leetcode909/seed-examples.json");
+    let a48 = submission("correct").join("salbLLfunctions.py");
+    // The file's name says a48; the case file says leetcode909.
+    let out = salgrade()
+        .args(["check", "--cases-file"])
+        .arg(&lc909)
+        .arg(&a48)
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is for `leetcode909`") && err.contains("`a48`"),
+        "{err}"
+    );
+    // An explicit `--assignment` that contradicts the case file.
+    let out = salgrade()
+        .args(["check", "--assignment", "a48", "--cases-file"])
+        .arg(&lc909)
+        .arg(sample("leetcode909", "correct", "solution.py"))
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`--assignment a48` contradicts case file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn out_of_range_numbers_are_usage_errors_not_panics() {
+    let file = submission("correct").join("salbLLfunctions.py");
+    for (flag, value) in [
+        ("--timeout-multiplier", "inf"),
+        ("--timeout-multiplier", "1e300"),
+        ("--build-timeout-ms", "0"),
+        ("--shrink-ms", "18446744073709551615"),
+    ] {
+        let out = salgrade()
+            .args(["check", flag, value])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = crate::stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+    }
+}
+
+#[test]
+fn an_empty_file_is_said_to_be_empty_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("salbLLfunctions.py");
+    std::fs::write(&file, "\n  \n").unwrap();
+    let out = salgrade()
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("## Nothing was graded") && text.contains("is empty"),
+        "{text}"
+    );
+    assert!(!text.contains("missing function"), "{text}");
+}
+
+#[test]
+fn a_counterexample_comes_with_its_literal_call_and_the_command_that_reruns_it() {
+    let cwd = tempfile::tempdir().unwrap();
+    let file = sample("leetcode909", "visited_before_jump", "solution.py");
+    let out = salgrade()
+        .current_dir(cwd.path())
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("```python\nSolution().snakesAndLadders([["),
+        "{text}"
+    );
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("- re-run just this case: `"))
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("no re-run command: {text}"));
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[..2], ["salgrade", "check"], "{command}");
+    let again = salgrade()
+        .current_dir(cwd.path())
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "{}", crate::stderr_of(&again));
+    assert!(
+        stdout_of(&again).contains("FAILED 0/1 cases"),
+        "{}",
+        stdout_of(&again)
+    );
+}

@@ -223,8 +223,9 @@ fn each_min_throws_behaviour_gets_its_verdict() {
             // RLIMIT_AS makes `new` throw std::bad_alloc (see the ignored
             // `bad_alloc_is_a_memory_limit` below).
             ("memory_bomb", &["memory_limit"]),
-            ("missing_include", &["build_failed"]),
+            ("falls_off_end", &["build_failed"]),
             ("prints_stdout", &[]),
+            ("queue_without_include", &[]),
             ("reads_stdin", &[]),
             ("segfault", &["process_died"]),
             ("syntax_error", &["build_failed"]),
@@ -275,9 +276,13 @@ fn build_failures_show_the_first_compiler_error_with_file_and_line() {
     // g++ reports the missing semicolon of line 9 at the start of line 10.
     details_contain(&graded.report, "syntax_error", "min_throws.cpp:10:");
     details_contain(&graded.report, "syntax_error", "expected");
-    details_contain(&graded.report, "missing_include", "min_throws.cpp:10:");
-    details_contain(&graded.report, "missing_include", "queue");
-    for name in ["syntax_error", "missing_include"] {
+    // A function that can fall off its end is an error, at its last line.
+    details_contain(&graded.report, "falls_off_end", "min_throws.cpp:8:");
+    details_contain(&graded.report, "falls_off_end", "control reaches end");
+    for (name, line) in [
+        ("syntax_error", "min_throws.cpp:10:"),
+        ("falls_off_end", "min_throws.cpp:8:"),
+    ] {
         let first = failing(student(&graded.report, name)).next().unwrap()["detail"]
             .as_str()
             .unwrap()
@@ -285,7 +290,7 @@ fn build_failures_show_the_first_compiler_error_with_file_and_line() {
             .next()
             .unwrap()
             .to_owned();
-        assert!(first.starts_with("min_throws.cpp:10:"), "{name}: {first}");
+        assert!(first.starts_with(line), "{name}: {first}");
         let fb = graded.feedback(name);
         assert!(fb.contains(&first), "{name}: {fb}");
     }
@@ -464,9 +469,15 @@ fn a_mixed_folder_is_one_table_each_in_its_language() {
     assert!(file("py_correct").ends_with(".py"));
     assert!(file("correct").ends_with(".cpp"));
     assert!(file("last_dequeued").ends_with(".cpp"));
-    // One table: one header, a row each.
+    // One table: one header, a row each (the common mistakes under it
+    // name the function again).
+    let table = graded
+        .table
+        .split("Common mistakes")
+        .next()
+        .unwrap_or_default();
     assert_eq!(
-        graded.table.matches("get_min_dice_throws").count(),
+        table.matches("get_min_dice_throws").count(),
         1,
         "{}",
         graded.table
@@ -533,6 +544,13 @@ const ORDINARY: &[&str] = &["correct", "last_dequeued", "py_correct"];
 /// Counts connections to 127.0.0.1:PORT for the rest of the test binary's
 /// life; `None` if the port is taken.
 fn listener() -> Option<Arc<AtomicUsize>> {
+    // One listener for the whole test binary: the tests that use it take
+    // turns, and a second bind of the port would find it taken.
+    static LISTENER: std::sync::OnceLock<Option<Arc<AtomicUsize>>> = std::sync::OnceLock::new();
+    LISTENER.get_or_init(listen).clone()
+}
+
+fn listen() -> Option<Arc<AtomicUsize>> {
     let listener = match TcpListener::bind(("127.0.0.1", PORT)) {
         Ok(l) => l,
         Err(e) => {
@@ -699,6 +717,25 @@ fn sandbox_zombies() -> BTreeSet<String> {
 
 #[test]
 fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
+    hostile_cpp(&["namespaces", "rlimit"]);
+}
+
+/// The same under bubblewrap: marked ignored, with the reason, where it
+/// cannot run (the build script probes it), rather than passing unrun.
+#[test]
+#[cfg_attr(
+    salgrade_no_bwrap,
+    ignore = "bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
+)]
+fn hostile_cpp_submissions_are_stopped_under_bwrap() {
+    assert!(
+        crate::bwrap_works(),
+        "bubblewrap stopped working since the build"
+    );
+    hostile_cpp(&["bwrap"]);
+}
+
+fn hostile_cpp(backends: &[&str]) {
     if !have_cxx() {
         return;
     }
@@ -707,13 +744,7 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
     let connections = listener();
     let dir = tempfile::tempdir().unwrap();
     let mut ran = Vec::new();
-    for backend in ["namespaces", "bwrap", "rlimit"] {
-        if backend == "bwrap" && !crate::bwrap_works() {
-            eprintln!(
-                "note: skipping the bwrap suite: bubblewrap is missing or cannot create namespaces here (.ci/run installs it)"
-            );
-            continue;
-        }
+    for &backend in backends {
         let here = dir.path().join(backend);
         std::fs::create_dir_all(&here).unwrap();
         let alone = grade_hostile(&here, &[], backend);
@@ -804,4 +835,34 @@ fn hostile_cpp_submissions_are_stopped_and_disturb_nobody() {
         );
     }
     assert!(!ran.is_empty(), "no backend could run");
+}
+
+#[test]
+fn a_game_that_does_not_compile_is_said_once_with_the_students_line_first() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("snakes_game.cpp");
+    let source = std::fs::read_to_string(cpp_dir("game").join("correct/snakes_game.cpp")).unwrap();
+    // The class's closing brace and semicolon gone: the error runs on into
+    // salgrade's glue, compiled after the file.
+    let cut = source.rfind("};").expect("the class ends with `};`");
+    std::fs::write(&file, format!("{}{}", &source[..cut], &source[cut + 2..])).unwrap();
+    let out = salgrade()
+        .args(["check", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let text = crate::stdout_of(&out);
+    assert_eq!(
+        text.matches("## Your file did not compile").count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains("_salgrade"), "{text}");
+    assert!(!text.contains("Smallest failing"), "{text}");
+    let detail = text.split("```text\n").nth(1).unwrap_or_default();
+    assert!(detail.starts_with("snakes_game.cpp:"), "{text}");
 }

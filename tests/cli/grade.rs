@@ -136,6 +136,54 @@ fn many_jobs_grade_like_few() {
     assert_eq!(scores(&report), scores(&cohort().report));
 }
 
+/// The default `--jobs` on a machine with many cores: `SALGRADE_JOBS`
+/// stands in for the core count (which a test cannot raise), far above the
+/// students, who then all run at once, with the shared cohort's scores.
+#[test]
+fn the_default_jobs_on_a_many_core_machine_grade_like_few() {
+    let out = tempfile::tempdir().unwrap();
+    let subs = tempfile::tempdir().unwrap();
+    let names = [
+        "correct",
+        "wrong_answer",
+        "wrong_type",
+        "open_list",
+        "closes_fds",
+        "syntax_error",
+    ];
+    copy_dir(&fixtures().join("submissions"), subs.path(), &names);
+    let run = salgrade()
+        .env("SALGRADE_JOBS", "64")
+        .args(["grade", "--cases", CASES, "--shrink-ms", "0", "--out-dir"])
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap()).unwrap();
+    let scores = |r: &Value| -> Vec<(String, String)> {
+        let mut v: Vec<_> = r["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| names.contains(&s["student"].as_str().unwrap_or_default()))
+            .map(|s| (s["student"].to_string(), s["score"].to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(scores(&report).len(), names.len());
+    assert_eq!(scores(&report), scores(&cohort().report));
+    let bad = salgrade()
+        .env("SALGRADE_JOBS", "0")
+        .arg("grade")
+        .arg(fixtures().join("submissions"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr_of(&bad));
+}
+
 #[test]
 fn each_failure_class_gets_its_verdict() {
     fails_only("loop_willfinish", "willfinish", "timeout");
@@ -409,6 +457,95 @@ fn a_bad_rubric_is_named() {
     let err = stderr_of(&out);
     assert!(
         err.contains("rubric.toml") && err.contains("willfinsh"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_game_cohort_is_graded_as_the_game_without_being_told() {
+    let out = tempfile::tempdir().unwrap();
+    let subs = tempfile::tempdir().unwrap();
+    let from = fixtures().join("game/submissions/correct");
+    std::fs::create_dir(subs.path().join("alice")).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), subs.path().join("alice").join(e.file_name())).unwrap();
+    }
+    let run = salgrade()
+        .args(["grade", "--cases", "0", "--shrink-ms", "0", "--out-dir"])
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("note: assignment `game`, inferred from the file name `alice/snakes_game.py`"),
+        "{err}"
+    );
+    // A second student with another assignment's file: the folder is refused.
+    std::fs::create_dir(subs.path().join("bob")).unwrap();
+    std::fs::write(subs.path().join("bob/solution.py"), "").unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "0", "--out-dir"])
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("different assignments")
+            && err.contains("`game` (`alice/snakes_game.py`)")
+            && err.contains("`leetcode909` (`bob/solution.py`)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn salgrades_own_output_is_skipped_on_the_next_run() {
+    let subs = tempfile::tempdir().unwrap();
+    let alice = subs.path().join("alice");
+    std::fs::create_dir(&alice).unwrap();
+    std::fs::copy(
+        crate::submission("correct").join("salbLLfunctions.py"),
+        alice.join("salbLLfunctions.py"),
+    )
+    .unwrap();
+    for _ in 0..2 {
+        let run = salgrade()
+            .current_dir(subs.path())
+            .args(["grade", ".", "--cases", "0", "--shrink-ms", "0"])
+            .args(["--feedback", "feedback", "--format", "csv"])
+            .output()
+            .unwrap();
+        let err = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(0), "{err}");
+        let csv = stdout_of(&run);
+        assert_eq!(csv.lines().count(), 2, "only alice is a student: {csv}");
+    }
+    let run = salgrade()
+        .current_dir(subs.path())
+        .args(["grade", ".", "--cases", "0", "--shrink-ms", "0"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert!(
+        err.contains("note: skipped `feedback`: it is salgrade's own output")
+            && err.contains("note: skipped `salgrade-out`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn grading_a_file_suggests_check() {
+    let file = crate::submission("correct").join("salbLLfunctions.py");
+    let run = salgrade().arg("grade").arg(&file).output().unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a file, not a folder of submissions")
+            && err.contains("run `salgrade check "),
         "{err}"
     );
 }

@@ -5,17 +5,23 @@
 
 mod assignments;
 mod check;
+mod clusters;
+mod consumers;
 mod cxx;
+mod examples;
 mod fairness;
 mod formats;
 mod game;
 mod generate;
 mod grade;
+mod html;
 mod isolation;
 mod layering;
 mod lint;
+mod mutants;
 mod reference;
 mod safety;
+mod secrets;
 mod shard;
 mod shrink;
 

@@ -87,6 +87,7 @@ fn submissions_that_map_to_one_student_keep_their_own_rows() {
     let mut files: Vec<String> = std::fs::read_dir(&feedback)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_lowercase())
+        .filter(|name| name.ends_with(".md"))
         .collect();
     files.sort();
     files.dedup();
@@ -221,6 +222,105 @@ fn resume_regrades_a_submission_that_changed() {
         .find(|s| s["student"] == "bob")
         .unwrap();
     assert_ne!(bob["score"], bob["max_score"], "{bob:#}");
+}
+
+/// FNV-1a over parts, as salgrade's journal checksums them.
+fn fnv(parts: &[&[u8]]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+#[test]
+fn resume_checks_every_journal_record_and_says_what_it_dropped() {
+    let t = tempfile::tempdir().unwrap();
+    let subs = t.path().join("subs");
+    put(&subs.join("ann.py"), &sample("wrong_type"));
+    put(&subs.join("bob.py"), &sample("wrong_type"));
+    put(&subs.join("cat.py"), &sample("wrong_type"));
+    let out = t.path().join("out");
+    let first = grade(&subs, &out)
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(1), "{}", stderr_of(&first));
+    let journal = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let fp = header["fingerprint"].as_str().unwrap().to_owned();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let (mut ann, mut bob) = (None, None);
+    for (i, l) in lines.iter().enumerate().skip(1) {
+        if l.contains("\"student\":\"ann\"") {
+            ann = Some(i);
+        } else if l.contains("\"student\":\"bob\"") {
+            bob = Some(i);
+        }
+    }
+    let edit = |line: &str| {
+        let (_, json) = line.split_once(' ').unwrap();
+        let mut v: Value = serde_json::from_str(json).unwrap();
+        v["score"] = serde_json::json!(1e9);
+        serde_json::to_string(&v).unwrap()
+    };
+    // ann: score edited, checksum left: the checksum catches it.
+    let (a, b) = (ann.unwrap(), bob.unwrap());
+    let (sum, _) = lines[a].split_once(' ').unwrap();
+    lines[a] = format!("{sum} {}", edit(&lines[a]));
+    // bob: score edited and the checksum recomputed: the cases catch it.
+    let json = edit(&lines[b]);
+    lines[b] = format!(
+        "{} {json}",
+        fnv(&[b"entry", fp.as_bytes(), json.as_bytes()])
+    );
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+
+    let resumed = grade(&subs, &out)
+        .args(["--resume", "--format", "csv"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&resumed);
+    assert!(
+        err.contains("checksum does not match its content (student `ann`)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("journal entry of `bob`: it does not add up: score 1000000000"),
+        "{err}"
+    );
+    assert!(err.contains("1 student(s) already graded"), "{err}");
+    assert!(
+        !stdout_of(&resumed).contains("1000000000"),
+        "{}",
+        stdout_of(&resumed)
+    );
+    assert_eq!(stdout_of(&resumed), stdout_of(&first));
+
+    // Random bytes where the journal was: refused and left as they are,
+    // with `--resume` or without.
+    let junk = [0x9fu8, 0x00, 0xff, b'\n', 0x12, 0x34];
+    std::fs::write(&journal, junk).unwrap();
+    for resume in [true, false] {
+        let mut run = grade(&subs, &out);
+        if resume {
+            run.arg("--resume");
+        }
+        let run = run.output().unwrap();
+        assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
+        assert!(
+            stderr_of(&run).contains("is not a salgrade journal"),
+            "{}",
+            stderr_of(&run)
+        );
+        assert_eq!(std::fs::read(&journal).unwrap(), junk);
+    }
 }
 
 #[test]

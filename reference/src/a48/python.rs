@@ -7,3 +7,6 @@ pub const SALBOARD_PY: &str = include_str!("../../python/a48/salboard.py");
 pub const SALBNODE_PY: &str = include_str!("../../python/a48/salbnode.py");
 /// A model `salbLLfunctions.py` that obeys the handout's rules.
 pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/a48/salbLLfunctions.py");
+/// The slowest acceptable `salbLLfunctions.py` (one node a step, twins found
+/// by walking): deadlines are a multiple of its CPU time.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/a48/naive/salbLLfunctions.py");

@@ -180,6 +180,52 @@ pub(crate) fn steer(
     }
 }
 
+/// The least squares [`detours`] needs for `stations` snakes.
+pub(crate) fn detours_len(stations: Square) -> usize {
+    16 * stations as usize + 9
+}
+
+/// Jumps for a line of `len` squares on which the only way to the end goes
+/// down `stations` snakes, each time climbing a ladder again from where the
+/// snake left the player: the shortest route moves backwards `stations`
+/// times, so relaxing the squares in order must scan the line
+/// `stations + 1` times before the end gets its answer (`2 x stations + 1`).
+/// A solution that relaxes a fixed, small number of rounds stops short.
+///
+/// Low stations stand on squares `8i` (`i` in `0..=stations`): square
+/// `8i + 1` is a ladder to the next high station (from the last low one, to
+/// the end) and `8i + 2..=8i + 7` are snakes to square 0, so a throw from a
+/// low station either climbs that ladder or starts over. High stations fill
+/// the end of the line in a shuffled order, eight squares each: the station
+/// itself, a snake from the next square down to the following low station,
+/// and six snakes to 0. Every station so has one way on, and the squares
+/// between the two halves are never stood on. Needs `len >=
+/// detours_len(stations)`.
+pub(crate) fn detours(rng: &mut ChaCha8Rng, len: usize, stations: Square) -> Vec<(Square, Square)> {
+    debug_assert!(len >= detours_len(stations));
+    let last = len as Square - 1;
+    let high_start = last - 8 * stations;
+    let mut order: Vec<Square> = (0..stations).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.random_range(0..=i);
+        order.swap(i, j);
+    }
+    let high = |i: Square| high_start + 8 * order[i as usize];
+    let mut pairs = Vec::new();
+    for i in 0..=stations {
+        let low = 8 * i;
+        let up = if i == stations { last } else { high(i) };
+        pairs.push((low + 1, up));
+        pairs.extend((low + 2..=low + 7).map(|s| (s, 0)));
+    }
+    for i in 0..stations {
+        let station = high(i);
+        pairs.push((station + 1, 8 * (i + 1)));
+        pairs.extend((station + 2..=station + 7).map(|s| (s, 0)));
+    }
+    pairs
+}
+
 /// FNV-1a, 64 bits: a hash that is the same on every machine and every Rust
 /// release (std's `DefaultHasher` promises neither).
 #[cfg(test)]

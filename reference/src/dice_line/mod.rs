@@ -30,7 +30,7 @@ mod problems;
 mod words;
 
 pub(crate) use generate::{
-    CaseList, SelfJumps, kind_of_id, random_jumps, steer, unreachable_jumps,
+    CaseList, SelfJumps, detours, detours_len, kind_of_id, random_jumps, steer, unreachable_jumps,
 };
 #[cfg(test)]
 pub(crate) use generate::{kinds_of, pinned_hashes};

@@ -74,6 +74,11 @@ pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/game/snakes_game.
 
 /// The same class in C++ (`snakes_game.cpp`), for C++ submissions.
 pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/game/snakes_game.cpp");
+/// The slowest acceptable Python solution: deadlines are a multiple of its
+/// CPU time, so every solution at least this good passes.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/game/naive/snakes_game.py");
+/// The slowest acceptable C++ solution (see [`NAIVE_SOLUTION_PY`]).
+pub const NAIVE_SOLUTION_CPP: &str = include_str!("../../cpp/game/naive/snakes_game.cpp");
 
 /// The unit a scenario is about: `Game` when the construction must fail or
 /// no `move` or `play` is called, otherwise the kind of the last `move` or

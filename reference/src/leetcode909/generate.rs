@@ -46,6 +46,9 @@ pub enum Kind {
     OffByOneLabel,
     /// Unreachable: returning the last distance dequeued instead of -1 differs.
     LastDistance,
+    /// The only route goes down a snake and back up a ladder seven or more
+    /// times: a relaxation of a fixed, small number of rounds stops short.
+    Detours,
     /// A random board whose answer is a number of moves.
     RandomReachable,
     /// A random board whose answer is -1.
@@ -53,7 +56,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::SeedExample,
         Kind::LadderToEnd,
         Kind::EarlyLadders,
@@ -68,6 +71,7 @@ impl Kind {
         Kind::RowsLeftToRight,
         Kind::OffByOneLabel,
         Kind::LastDistance,
+        Kind::Detours,
         Kind::RandomReachable,
         Kind::RandomUnreachable,
     ];
@@ -89,6 +93,7 @@ impl Kind {
             Kind::RowsLeftToRight => "adversarial/rows-left-to-right",
             Kind::OffByOneLabel => "adversarial/off-by-one-label",
             Kind::LastDistance => "adversarial/last-distance",
+            Kind::Detours => "adversarial/detours",
             Kind::RandomReachable => "random/reachable",
             Kind::RandomUnreachable => "random/unreachable",
         }
@@ -103,6 +108,7 @@ impl Kind {
             Kind::RowsLeftToRight => Some("rows_left_to_right"),
             Kind::OffByOneLabel => Some("off_by_one_label"),
             Kind::LastDistance => Some("last_distance"),
+            Kind::Detours => Some("bounded_relaxation"),
             _ => None,
         }
     }
@@ -181,6 +187,10 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         };
         let detail = format!("n = {}, {} jumps", input.n(), input.jumps().len());
         out.push(kind, detail, &input);
+    }
+    // Last, so that adding this kind left every earlier case as it was.
+    for _ in 0..ADVERSARIAL_EACH {
+        detours(&mut rng, &mut out);
     }
     out.0.into_cases()
 }
@@ -351,6 +361,22 @@ fn adversarial(rng: &mut ChaCha8Rng, out: &mut Builder) {
             input.jumps().len()
         ),
         &input,
+    );
+}
+
+/// A board whose only route goes down 7 or more snakes and back up (see
+/// [`dice_line::detours`]): n >= 11 leaves room for 7.
+fn detours(rng: &mut ChaCha8Rng, out: &mut Builder) {
+    let n = rng.random_range(11..=MAX_N);
+    let most = ((n * n - 9) / 16) as Square;
+    let stations = rng.random_range(7..=most);
+    out.push(
+        Kind::Detours,
+        format!(
+            "n = {n}, the only route goes down {stations} snakes and back up: {} moves",
+            2 * stations + 1
+        ),
+        &labelled(n, dice_line::detours(rng, n * n, stations)),
     );
 }
 
@@ -564,7 +590,39 @@ mod tests {
         latest
     }
 
-    const BUGS: [Bug; 6] = [
+    /// Six rounds of relaxation over the labels in order, each improving in
+    /// place: right whenever a shortest path moves backwards at most five
+    /// times.
+    fn bounded_relaxation(board: &[Vec<i64>]) -> i64 {
+        let n = board.len();
+        let last = n * n;
+        let mut dist = vec![i64::MAX; last + 1];
+        dist[1] = 0;
+        for _ in 0..6 {
+            for curr in 1..=last {
+                if dist[curr] == i64::MAX {
+                    continue;
+                }
+                for next in curr + 1..=(curr + 6).min(last) {
+                    let (r, c) = right_cell(n, next);
+                    let v = value_at(board, r, c);
+                    let to = if v == -1 { next } else { v as usize };
+                    dist[to] = dist[to].min(dist[curr] + 1);
+                }
+            }
+        }
+        if dist[last] == i64::MAX {
+            -1
+        } else {
+            dist[last]
+        }
+    }
+
+    const BUGS: [Bug; 7] = [
+        Bug {
+            name: "bounded_relaxation",
+            run: bounded_relaxation,
+        },
         Bug {
             name: "avoids_snakes",
             run: avoids_snakes,

@@ -54,6 +54,11 @@ pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/leetcode909/solut
 
 /// The model solution in C++ (the same algorithm), for C++ submissions.
 pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/leetcode909/solution.cpp");
+/// The slowest acceptable Python solution: deadlines are a multiple of its
+/// CPU time, so every solution at least this good passes.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/leetcode909/naive/solution.py");
+/// The slowest acceptable C++ solution (see [`NAIVE_SOLUTION_PY`]).
+pub const NAIVE_SOLUTION_CPP: &str = include_str!("../../cpp/leetcode909/naive/solution.cpp");
 
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {
@@ -103,8 +108,8 @@ mod tests {
             texts
         });
         let pinned = [
-            (1, 30, 1524948987304541687, 8742149399972299153),
-            (7, 5, 1929595741440441979, 16532012097220996678),
+            (1, 30, 16275045174150313823, 988890088822431646),
+            (7, 5, 12257542127751508952, 16847525676511367552),
         ];
         assert_eq!(
             got, pinned,

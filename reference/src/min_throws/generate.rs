@@ -40,6 +40,9 @@ pub enum Kind {
     NoChain,
     /// Unreachable: returning the last distance dequeued instead of -1 differs.
     LastDequeued,
+    /// The only route goes down a snake and back up a ladder seven or more
+    /// times: a relaxation of a fixed, small number of rounds stops short.
+    Detours,
     /// A random board whose answer is a number of throws.
     RandomReachable,
     /// A random board whose answer is -1.
@@ -47,7 +50,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::SeedExample,
         Kind::OneCell,
         Kind::FewCells,
@@ -59,6 +62,7 @@ impl Kind {
         Kind::LongChain,
         Kind::NoChain,
         Kind::LastDequeued,
+        Kind::Detours,
         Kind::RandomReachable,
         Kind::RandomUnreachable,
     ];
@@ -77,6 +81,7 @@ impl Kind {
             Kind::LongChain => "adversarial/long-chain",
             Kind::NoChain => "adversarial/chains",
             Kind::LastDequeued => "adversarial/last-dequeued",
+            Kind::Detours => "adversarial/detours",
             Kind::RandomReachable => "random/reachable",
             Kind::RandomUnreachable => "random/unreachable",
         }
@@ -90,6 +95,7 @@ impl Kind {
             Kind::LongChain => Some("one_pass_relaxation"),
             Kind::NoChain => Some("chains_jumps"),
             Kind::LastDequeued => Some("last_dequeued"),
+            Kind::Detours => Some("bounded_relaxation"),
             _ => None,
         }
     }
@@ -170,6 +176,10 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         };
         let detail = format!("{} cells, {} jumps", input.len(), input.jumps().len());
         out.push(kind, detail, &input);
+    }
+    // Last, so that adding this kind left every earlier case as it was.
+    for _ in 0..ADVERSARIAL_EACH {
+        detours(&mut rng, &mut out);
     }
     out.0.into_cases()
 }
@@ -314,6 +324,21 @@ fn adversarial(rng: &mut ChaCha8Rng, out: &mut Builder) {
             input.jumps().len()
         ),
         &input,
+    );
+}
+
+/// A board whose only route goes down 7 to 30 snakes and back up (see
+/// [`dice_line::detours`]).
+fn detours(rng: &mut ChaCha8Rng, out: &mut Builder) {
+    let stations = rng.random_range(7..=30);
+    let n = dice_line::detours_len(stations) + rng.random_range(0..=500);
+    out.push(
+        Kind::Detours,
+        format!(
+            "n = {n}, the only route goes down {stations} snakes and back up: {} throws",
+            2 * stations + 1
+        ),
+        &board(n, &dice_line::detours(rng, n, stations)),
     );
 }
 
@@ -463,8 +488,36 @@ mod tests {
         qe.1
     }
 
+    /// Six rounds of relaxation in cell order, each improving in place:
+    /// right whenever a shortest path moves backwards at most five times.
+    fn bounded_relaxation(moves: &[i64]) -> i64 {
+        let n = moves.len();
+        let mut dist = vec![i64::MAX; n];
+        dist[0] = 0;
+        for _ in 0..6 {
+            for v in 0..n {
+                if dist[v] == i64::MAX {
+                    continue;
+                }
+                for k in 1..=6 {
+                    if v + k > n - 1 {
+                        break;
+                    }
+                    let to = one_hop(moves)(v + k);
+                    dist[to] = dist[to].min(dist[v] + 1);
+                }
+            }
+        }
+        if dist[n - 1] == i64::MAX {
+            -1
+        } else {
+            dist[n - 1]
+        }
+    }
+
     fn bug(name: &str) -> fn(&[i64]) -> i64 {
         match name {
+            "bounded_relaxation" => bounded_relaxation,
             "ignores_snakes" => ignores_snakes,
             "five_faced_die" => five_faced_die,
             "one_pass_relaxation" => one_pass_relaxation,

@@ -52,6 +52,11 @@ pub const MODEL_SOLUTION_PY: &str = include_str!("../../python/min_throws/min_th
 
 /// The model solution in C++ (the same algorithm), for C++ submissions.
 pub const MODEL_SOLUTION_CPP: &str = include_str!("../../cpp/min_throws/min_throws.cpp");
+/// The slowest acceptable Python solution: deadlines are a multiple of its
+/// CPU time, so every solution at least this good passes.
+pub const NAIVE_SOLUTION_PY: &str = include_str!("../../python/min_throws/naive/min_throws.py");
+/// The slowest acceptable C++ solution (see [`NAIVE_SOLUTION_PY`]).
+pub const NAIVE_SOLUTION_CPP: &str = include_str!("../../cpp/min_throws/naive/min_throws.cpp");
 
 /// The expected answer in a case's form: `{"answer": N}`.
 pub fn expected_json(input: &Input) -> serde_json::Value {
@@ -97,8 +102,8 @@ mod tests {
             texts
         });
         let pinned = [
-            (1, 30, 3781035543243887523, 10299817887646795988),
-            (7, 5, 7481758989627121669, 12717983137154467847),
+            (1, 30, 14024661703424533298, 10859522101557720876),
+            (7, 5, 8618034482413385354, 7703450128112730729),
         ];
         assert_eq!(
             got, pinned,

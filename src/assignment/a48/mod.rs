@@ -15,7 +15,9 @@ use salgrade_reference::a48::board::Board;
 use salgrade_reference::a48::case::{
     A48Expected, A48Function, A48Input, A48Options, a48_case, a48_expected,
 };
-use salgrade_reference::a48::python::{MODEL_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY};
+use salgrade_reference::a48::python::{
+    MODEL_SOLUTION_PY, NAIVE_SOLUTION_PY, SALBNODE_PY, SALBOARD_PY,
+};
 use salgrade_reference::a48::{self, explain, generate, shrink};
 use salgrade_reference::{Case, CaseFile, Options};
 use serde::Deserialize;
@@ -275,6 +277,10 @@ impl Assignment for A48 {
         (language == Language::Python).then_some(MODEL_SOLUTION_PY)
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        (language == Language::Python).then_some(NAIVE_SOLUTION_PY)
+    }
+
     fn option_help(&self) -> Option<&'static str> {
         Some(
             "`reading=either` (default) accepts either reading of a start on the last square in `whowins`; `reading=counts` counts the start as move 1; `reading=separate` does not",
@@ -454,6 +460,77 @@ impl Assignment for A48 {
         (lines, explain::draw(board))
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let function = A48Function::from_name(&case.function)?;
+        let input = input_of(case)?;
+        let board = &input.board;
+        let n = u64::from(board.squares());
+        // Enough moves to finish or repeat a square (see `finish_time`).
+        let walk_of = |step: u64, caption: String| {
+            let (moves, end) = a48::walk(board, step, n + 1);
+            let squares = std::iter::once(n)
+                .chain(moves.iter().map(|m| u64::from(m.to)))
+                .collect();
+            (crate::figure::Walk { caption, squares }, end)
+        };
+        let settled = |end: &a48::WalkEnd, who: &str| match end {
+            a48::WalkEnd::Finished { at_move } => {
+                Some((n, format!("{who} finishes here after {at_move} move(s)")))
+            }
+            a48::WalkEnd::Loops { square, .. } => Some((
+                u64::from(*square),
+                format!("{who} comes back here, so never finishes"),
+            )),
+            a48::WalkEnd::Truncated => None,
+        };
+        let (walks, mut wrong_at) = match (function, input.args.as_slice()) {
+            (A48Function::Willfinish, [step]) => {
+                let (walk, end) = walk_of(*step, format!("step size {step}"));
+                (vec![walk], settled(&end, "the player"))
+            }
+            (A48Function::Whowins, [s1, s2]) => {
+                let (w1, e1) = walk_of(*s1, format!("player 1, step size {s1}"));
+                let (w2, e2) = walk_of(*s2, format!("player 2, step size {s2}"));
+                let second = verdict.expected.as_deref().is_some_and(|e| e.contains('2'));
+                let at = if second {
+                    settled(&e2, "player 2")
+                } else {
+                    settled(&e1, "player 1")
+                };
+                (vec![w1, w2], at)
+            }
+            _ => {
+                // Structural answers name their first wrong node.
+                let node = verdict
+                    .detail
+                    .as_deref()
+                    .and_then(|d| d.split("first wrong node: node ").nth(1))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|q| q.parse::<u64>().ok());
+                (
+                    Vec::new(),
+                    node.map(|q| (q, "the first node that differs".to_owned())),
+                )
+            }
+        };
+        // Only an answer (or a returned list) can part from the reference
+        // at a square; a crash or a timeout has none.
+        if !matches!(
+            verdict.kind,
+            VerdictKind::WrongAnswer | VerdictKind::InvalidStructure
+        ) {
+            wrong_at = None;
+        }
+        Some(crate::figure::Figure::Board(crate::figure::Board {
+            layout: crate::figure::Layout::Ring,
+            squares: n,
+            first: 1,
+            jumps: board.pairs(),
+            walks,
+            wrong_at,
+        }))
+    }
+
     fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
         match kind {
             VerdictKind::InvalidStructure => Some(
@@ -490,6 +567,31 @@ impl Assignment for A48 {
         })
     }
 
+    /// The call in Python, with the board built by the course's `SALboard`
+    /// (and, for the functions that take a list, the student's own
+    /// `salb2salbLL`, as the handout's examples do).
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        if language != Language::Python {
+            return None;
+        }
+        let input = input_of(case)?;
+        let board = &input.board;
+        let snadders: Vec<String> = board
+            .pairs()
+            .iter()
+            .map(|(s, d)| format!("{s}: {d}"))
+            .collect();
+        let made = format!("SALboard({}, {{{}}})", board.squares(), snadders.join(", "));
+        let first = if case.function == "salb2salbLL" {
+            made
+        } else {
+            format!("salb2salbLL({made})")
+        };
+        let mut args = vec![first];
+        args.extend(input.args.iter().map(ToString::to_string));
+        Some(format!("{}({})", case.function, args.join(", ")))
+    }
+
     fn questions(&self) -> &'static [Question] {
         reference_questions::QUESTIONS
     }
@@ -513,4 +615,67 @@ fn reading(options: &Options) -> a48::Reading {
     A48Options::from_options(options)
         .map(|o| o.reading)
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::{Figure, Layout};
+
+    fn case(function: A48Function, squares: u64, snadders: &[(u64, u64)], args: &[u64]) -> Case {
+        let input = A48Input {
+            board: Board::new(squares, snadders).unwrap(),
+            args: args.to_vec(),
+        };
+        a48_case(
+            "t".into(),
+            String::new(),
+            function,
+            input,
+            a48::Reading::Either,
+        )
+        .unwrap()
+    }
+
+    fn board(figure: Option<Figure>) -> crate::figure::Board {
+        match figure {
+            Some(Figure::Board(b)) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn willfinish_draws_the_walk_on_the_ring_and_rings_where_it_settles() {
+        // 4 squares, a snake 2->1, step 2: 4 -> 2 (snake to 1) -> 3 -> 1, a loop.
+        let c = case(A48Function::Willfinish, 4, &[(2, 1)], &[2]);
+        let wrong = Verdict::wrong(VerdictKind::WrongAnswer, "False", "True");
+        let b = board(A48.figure(&c, &wrong));
+        assert_eq!(b.layout, Layout::Ring);
+        assert_eq!((b.squares, b.first), (4, 1));
+        assert_eq!(b.jumps, vec![(2, 1)]);
+        assert_eq!(b.walks.len(), 1);
+        assert_eq!(b.walks[0].squares, vec![4, 1, 3, 1]);
+        let (square, why) = b.wrong_at.unwrap();
+        assert_eq!(square, 1);
+        assert!(why.contains("never finishes"), "{why}");
+        let timeout = Verdict::new(VerdictKind::Timeout);
+        assert!(board(A48.figure(&c, &timeout)).wrong_at.is_none());
+    }
+
+    #[test]
+    fn whowins_draws_both_walks_and_a_list_its_first_wrong_node() {
+        let c = case(A48Function::Whowins, 2, &[], &[2, 1]);
+        let wrong = Verdict::wrong(VerdictKind::WrongAnswer, "1", "2");
+        let b = board(A48.figure(&c, &wrong));
+        assert_eq!(b.walks.len(), 2);
+        assert_eq!(b.wrong_at.map(|(q, _)| q), Some(2));
+        let c = case(A48Function::Dualboard, 3, &[(1, 2)], &[]);
+        let wrong = Verdict {
+            detail: Some("first wrong node: node 2 should have a snadder to square 1".into()),
+            ..Verdict::new(VerdictKind::InvalidStructure)
+        };
+        let b = board(A48.figure(&c, &wrong));
+        assert!(b.walks.is_empty());
+        assert_eq!(b.wrong_at.map(|(q, _)| q), Some(2));
+    }
 }

@@ -75,6 +75,14 @@ impl Assignment for Game {
         ))
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        Some(super::by_language(
+            language,
+            reference::NAIVE_SOLUTION_PY,
+            reference::NAIVE_SOLUTION_CPP,
+        ))
+    }
+
     fn options(&self, given: &Options) -> Result<Options, String> {
         super::no_options(self.id(), given)
     }
@@ -169,6 +177,40 @@ impl Assignment for Game {
         }
     }
 
+    fn figure(&self, case: &Case, verdict: &Verdict) -> Option<crate::figure::Figure> {
+        let s = scenario(case)?;
+        let run = reference::run(&s);
+        let calls = run
+            .steps
+            .iter()
+            .map(|step| {
+                let result = match &step.result {
+                    Ok(v) => format!("returns {v}"),
+                    Err(e) => format!("raises ValueError: {e}"),
+                };
+                (step.call.to_string(), result)
+            })
+            .collect();
+        // The judge names the failing call as `call N of M` (1-based).
+        let failing = verdict
+            .detail
+            .as_deref()
+            .and_then(|d| d.split(", call ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1));
+        let state_before = failing
+            .and_then(|i| run.steps.get(i))
+            .map(|step| vec![reference::state_words(&step.before)])
+            .unwrap_or_default();
+        Some(crate::figure::Figure::Calls(crate::figure::Calls {
+            setting: s.construction_text(),
+            calls,
+            failing,
+            state_before,
+        }))
+    }
+
     fn hint(&self, kind: VerdictKind) -> Option<&'static str> {
         match kind {
             VerdictKind::WrongAnswer => Some(
@@ -178,6 +220,61 @@ impl Assignment for Game {
             VerdictKind::MissingFunction => Some("the module has no class `Game` with this method"),
             _ => None,
         }
+    }
+
+    /// A scenario fails in one call: a smaller scenario counts as the same
+    /// failure only when it fails in a call of the same method, so the
+    /// `move` cases' counterexample does not end up failing in `play`.
+    fn same_failure(&self, original: &Verdict, candidate: &Verdict) -> bool {
+        original.kind == candidate.kind && failing_method(original) == failing_method(candidate)
+    }
+
+    fn fails_in_own_call(&self, function: &str, verdict: &Verdict) -> bool {
+        failing_method(verdict).is_none_or(|m| m == function)
+    }
+
+    fn notes(&self, function: &str, verdict: &Verdict) -> Vec<String> {
+        match failing_method(verdict) {
+            Some(method) if method != function => vec![format!(
+                "This scenario is one of `{function}`'s cases, but the call that fails is `{method}`: look there first."
+            )],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The scenario as Python: the game built, then each call in order
+    /// (the adapter makes the same calls; see `adapter.py`).
+    fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
+        if language != Language::Python {
+            return None;
+        }
+        let input = &case.input;
+        let jumps: Vec<String> = input
+            .get("jumps")?
+            .as_array()?
+            .iter()
+            .map(|j| Some(format!("{}: {}", j.get(0)?.as_i64()?, j.get(1)?.as_i64()?)))
+            .collect::<Option<_>>()?;
+        let mut lines = vec![format!(
+            "g = Game({}, {{{}}}, {}, {})",
+            input.get("size")?.as_i64()?,
+            jumps.join(", "),
+            input.get("players")?.as_i64()?,
+            input.get("finish")?
+        )];
+        for call in input.get("calls")?.as_array()? {
+            let args: Vec<String> = call
+                .get("args")
+                .and_then(|a| a.as_array())
+                .map(|a| a.iter().map(python_literal).collect())
+                .unwrap_or_default();
+            lines.push(format!(
+                "g.{}({})",
+                call.get("call")?.as_str()?,
+                args.join(", ")
+            ));
+        }
+        Some(lines.join("\n"))
     }
 
     fn questions(&self) -> &'static [Question] {
@@ -214,5 +311,99 @@ impl Assignment for Game {
             "draw" => reference::draw(&s).ok_or("the board is too large to draw")?,
             other => return Err(format!("`game` has no question `{other}`")),
         })
+    }
+}
+
+/// A JSON value as a Python literal (the scenario's arguments are numbers,
+/// lists and strings, written alike in both but for spacing and `null`).
+fn python_literal(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python_literal)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        serde_json::Value::Null => "None".to_owned(),
+        serde_json::Value::Bool(b) => if *b { "True" } else { "False" }.to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// The method whose call a failure's detail names: the reference's message
+/// begins with the call (`play([2, 2], 4), call 1 of 2 ...`, see
+/// `Context::head` in `reference/src/game/compare.rs`) or the construction
+/// (`Game(7, {}, 2, "bounce") should build ...`).
+fn failing_method(verdict: &Verdict) -> Option<&str> {
+    let detail = verdict.detail.as_deref()?;
+    let (name, _) = detail.split_once('(')?;
+    reference::UNITS
+        .iter()
+        .chain(&["position", "winner"])
+        .find(|u| **u == name)
+        .copied()
+}
+
+#[cfg(test)]
+mod failing_method_tests {
+    use super::*;
+
+    #[test]
+    fn the_failing_call_is_read_from_the_reference_message() {
+        let v = |d: &str| Verdict {
+            detail: Some(d.to_owned()),
+            ..Verdict::wrong(VerdictKind::WrongAnswer, "2".to_owned(), "6".to_owned())
+        };
+        let play =
+            v("play([2, 2, 3], 4), call 1 of 2 (before it: players on 1, 1; no winner): ...");
+        let moved = v("move(5, 1), call 2 of 2 (before it: ...): should raise ValueError");
+        assert_eq!(failing_method(&play), Some("play"));
+        assert_eq!(failing_method(&moved), Some("move"));
+        assert!(!Game.same_failure(&moved, &play));
+        assert!(Game.same_failure(&moved, &moved));
+        assert_eq!(Game.notes("move", &play).len(), 1);
+        assert!(!Game.fails_in_own_call("move", &play));
+        assert!(Game.fails_in_own_call("move", &moved));
+        assert!(Game.notes("play", &play).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::Figure;
+
+    #[test]
+    fn the_figure_is_the_calls_with_the_failing_one_and_the_state_before_it() {
+        let case: Case = serde_json::from_value(serde_json::json!({
+            "id": "edge/no-chain-1~shrunk",
+            "function": "move",
+            "input": {"size": 30, "jumps": [[5, 29], [29, 30]], "players": 1, "finish": "bounce",
+                      "calls": [{"call": "move", "args": [1, 3]}, {"call": "move", "args": [1, 1]}]},
+            "expected": {"construct": "ok", "calls": [{"returns": 4}, {"returns": 29}],
+                         "after": [{"positions": [4], "winner": 0}, {"positions": [29], "winner": 0}]}
+        }))
+        .unwrap();
+        let verdict = Verdict {
+            detail: Some(
+                "move(1, 1), call 2 of 2 (before it: player 1 on 4; no winner): should return 29, but returned 30".into(),
+            ),
+            ..Verdict::wrong(VerdictKind::WrongAnswer, "29", "30")
+        };
+        let Some(Figure::Calls(calls)) = Game.figure(&case, &verdict) else {
+            panic!("the game's figure is its calls");
+        };
+        assert_eq!(calls.calls.len(), 2);
+        assert_eq!(
+            calls.calls[1],
+            ("move(1, 1)".to_owned(), "returns 29".to_owned())
+        );
+        assert_eq!(calls.failing, Some(1));
+        assert_eq!(
+            calls.state_before,
+            vec!["player 1 on 4; no winner".to_owned()]
+        );
     }
 }

@@ -56,6 +56,14 @@ impl IntProblem for LeetCode909 {
         ))
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        Some(super::by_language(
+            language,
+            reference::NAIVE_SOLUTION_PY,
+            reference::NAIVE_SOLUTION_CPP,
+        ))
+    }
+
     fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
         reference::parse(input).map_err(|e| e.to_string())
     }
@@ -86,6 +94,63 @@ impl IntProblem for LeetCode909 {
 
     fn draw(&self, input: &Input) -> Option<String> {
         reference::draw(input)
+    }
+
+    fn board(&self, input: &Input) -> crate::figure::Board {
+        let walks = reference::shortest_path(input)
+            .map(|steps| crate::figure::Walk {
+                caption: "a shortest walk".to_owned(),
+                squares: std::iter::once(1)
+                    .chain(steps.iter().map(|s| u64::from(s.to)))
+                    .collect(),
+            })
+            .into_iter()
+            .collect();
+        crate::figure::Board {
+            layout: crate::figure::Layout::Boustrophedon {
+                side: input.n() as u64,
+            },
+            squares: u64::from(input.last()),
+            first: 1,
+            jumps: input
+                .jumps()
+                .into_iter()
+                .map(|(a, b)| (u64::from(a), u64::from(b)))
+                .collect(),
+            walks,
+            wrong_at: None,
+        }
+    }
+
+    fn board_key(&self) -> &'static str {
+        "board"
+    }
+
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
+        let rows = input.get("board")?.as_array()?;
+        let row = |r: &serde_json::Value, open: &str, close: &str| -> Option<String> {
+            let cells: Vec<String> = r
+                .as_array()?
+                .iter()
+                .map(|c| c.as_i64().map(|c| c.to_string()))
+                .collect::<Option<_>>()?;
+            Some(format!("{open}{}{close}", cells.join(", ")))
+        };
+        let (open, close) = match language {
+            Language::Python => ("[", "]"),
+            Language::Cpp => ("{", "}"),
+        };
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|r| row(r, open, close))
+            .collect::<Option<_>>()?;
+        let board = format!("{open}{}{close}", rows.join(", "));
+        Some(match language {
+            Language::Python => format!("Solution().snakesAndLadders({board})"),
+            Language::Cpp => {
+                format!("vector<vector<int>> board = {board};\nSolution().snakesAndLadders(board);")
+            }
+        })
     }
 
     fn signature(&self) -> &'static str {

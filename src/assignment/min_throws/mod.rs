@@ -59,6 +59,14 @@ impl IntProblem for MinThrows {
         ))
     }
 
+    fn naive_solution(&self, language: Language) -> Option<&'static str> {
+        Some(super::by_language(
+            language,
+            reference::NAIVE_SOLUTION_PY,
+            reference::NAIVE_SOLUTION_CPP,
+        ))
+    }
+
     fn parse(&self, input: &serde_json::Value) -> Result<Input, String> {
         reference::parse(input).map_err(|e| e.to_string())
     }
@@ -89,6 +97,52 @@ impl IntProblem for MinThrows {
 
     fn draw(&self, input: &Input) -> Option<String> {
         reference::draw(input)
+    }
+
+    fn board(&self, input: &Input) -> crate::figure::Board {
+        let walks = reference::shortest_path(input)
+            .map(|steps| crate::figure::Walk {
+                caption: "a shortest walk".to_owned(),
+                squares: std::iter::once(0)
+                    .chain(steps.iter().map(|s| u64::from(s.to)))
+                    .collect(),
+            })
+            .into_iter()
+            .collect();
+        crate::figure::Board {
+            layout: crate::figure::Layout::Line,
+            squares: input.len() as u64,
+            first: 0,
+            jumps: input
+                .jumps()
+                .into_iter()
+                .map(|(a, b)| (u64::from(a), u64::from(b)))
+                .collect(),
+            walks,
+            wrong_at: None,
+        }
+    }
+
+    fn board_key(&self) -> &'static str {
+        "move"
+    }
+
+    fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String> {
+        let cells: Vec<String> = input
+            .get("move")?
+            .as_array()?
+            .iter()
+            .map(|c| c.as_i64().map(|c| c.to_string()))
+            .collect::<Option<_>>()?;
+        let n = cells.len();
+        let cells = cells.join(", ");
+        Some(match language {
+            Language::Python => format!("{}([{cells}], {n})", reference::FUNCTION),
+            Language::Cpp => format!(
+                "int move[] = {{{cells}}};\n{}(move, {n});",
+                reference::FUNCTION
+            ),
+        })
     }
 
     fn signature(&self) -> &'static str {

@@ -1,0 +1,877 @@
+//! `--format html`: one self-contained page (inline CSS and SVG, one small
+//! inline script for sorting, nothing from the network), so it opens offline
+//! and can be mailed or uploaded.
+//!
+//! A cohort (more than one student) gets a cohort part first: the score
+//! histogram, the pass rate of each function, the common mistakes each with
+//! its board drawn, and the score table, sortable by any column when
+//! scripts run (it reads the same without). Then one section per student:
+//! each failing function with its counterexample drawn (see
+//! [`crate::figure`]), the reference's explanation, and what the code
+//! printed.
+//!
+//! Every text that a student controls (names, answers, messages, output)
+//! goes through [`esc`]; the page's Content-Security-Policy allows no
+//! script but its own (by nonce) and nothing from the network, a second
+//! wall should an escape ever be missed.
+
+use std::fmt::Write as _;
+
+use super::{Report, StudentReport, points};
+use crate::figure::{Board, Calls, Figure, Layout};
+use crate::grading::FunctionScore;
+use crate::grading::clusters::Cluster;
+use crate::verdict::Verdict;
+
+/// Boards above this many squares are described, not drawn.
+const DRAW_MAX_SQUARES: u64 = 100;
+
+/// Text escaped for HTML content and attribute values; control characters
+/// (other than line breaks and tabs) shown as U+FFFD.
+pub(crate) fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = r#"
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;padding:1.2em 1.5em;color:#1d2430;background:#fff}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin:1.6em 0 .5em;border-bottom:2px solid #e3e7ee;padding-bottom:.2em}
+h3{font-size:1.05em;margin:1.1em 0 .3em}
+.meta{color:#5a6474;margin:.2em 0 1em}
+.cards{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
+.card{border:1px solid #e3e7ee;border-radius:8px;padding:.8em 1em;background:#fafbfd}
+table{border-collapse:collapse;margin:.4em 0}
+th,td{padding:.25em .6em;border-bottom:1px solid #e3e7ee;text-align:left;vertical-align:top}
+th button{font:inherit;font-weight:600;border:0;background:none;padding:0;cursor:pointer;color:inherit}
+th button::after{content:" \2195";color:#9aa3b2;font-size:.8em}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.full td:first-child{border-left:4px solid #2f9e44}tr.partial td:first-child{border-left:4px solid #f08c00}tr.zero td:first-child{border-left:4px solid #e03131}
+.bar{display:inline-block;height:.7em;background:#4c6ef5;border-radius:2px;vertical-align:middle}
+.mistake{border:1px solid #e3e7ee;border-left:5px solid #e8590c;border-radius:6px;padding:.6em 1em;margin:.8em 0;background:#fffaf5}
+.mistake .line{font-weight:600}
+.failure{border:1px solid #e3e7ee;border-left:5px solid #e03131;border-radius:6px;padding:.6em 1em;margin:.8em 0}
+.student{margin-top:1.5em}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.4em 0}dt{color:#5a6474}dd{margin:0}
+pre{background:#f4f6fa;padding:.5em .7em;border-radius:4px;overflow:auto;max-height:18em;white-space:pre-wrap}
+code{background:#f4f6fa;padding:0 .25em;border-radius:3px}
+svg{display:block;max-width:100%;height:auto}
+svg.board text{font:11px system-ui,sans-serif}
+.legend{font-size:.85em;color:#5a6474}
+.calls tr.failing td{background:#ffe3e3;font-weight:600}
+a{color:#364fc7}
+caption{text-align:left;font-family:ui-monospace,monospace;padding:.2em 0}
+"#;
+
+const SCRIPT: &str = r#"
+document.querySelectorAll("table.sortable").forEach(function(t){
+  t.querySelectorAll("th button").forEach(function(b,i){
+    b.addEventListener("click",function(){
+      var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var up=b.getAttribute("data-dir")!=="up";b.setAttribute("data-dir",up?"up":"down");
+      rows.sort(function(x,y){
+        var a=x.cells[i].getAttribute("data-v"),c=y.cells[i].getAttribute("data-v");
+        var na=parseFloat(a),nc=parseFloat(c),r;
+        if(!isNaN(na)&&!isNaN(nc)){r=na-nc}else{r=a<c?-1:a>c?1:0}
+        return up?r:-r;
+      });
+      rows.forEach(function(r){body.appendChild(r)});
+    });
+  });
+});
+"#;
+
+/// The page for `report`.
+pub(crate) fn render(report: &Report) -> String {
+    let nonce = crate::journal::fingerprint(&[
+        report.assignment.as_bytes(),
+        &report.students.len().to_le_bytes(),
+        report
+            .settings
+            .as_ref()
+            .map(|s| s.cases.as_bytes())
+            .unwrap_or_default(),
+    ]);
+    let cohort = report.students.len() > 1;
+    let title = if cohort {
+        format!("{} students, {}", report.students.len(), report.assignment)
+    } else {
+        report
+            .students
+            .first()
+            .map(|s| format!("{}, {}", s.student, report.assignment))
+            .unwrap_or_else(|| report.assignment.clone())
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'\">\n\
+         <title>salgrade: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>",
+        esc(&title)
+    );
+    let _ = writeln!(
+        out,
+        "<header><h1>salgrade: {}</h1>\n<p class=\"meta\">{} on {} cases{}; salgrade {}; {}</p></header>",
+        esc(&report.assignment),
+        count(report.students.len(), "student", "students"),
+        report.case_count,
+        report
+            .seed
+            .map(|s| format!(" (seed {s})"))
+            .unwrap_or_default(),
+        esc(&report.salgrade_version),
+        esc(&report.sandbox)
+    );
+    if cohort {
+        cohort_part(&mut out, report);
+    }
+    out.push_str("<h2 id=\"students\">Students</h2>\n");
+    for (i, s) in report.students.iter().enumerate() {
+        student_section(&mut out, report, i, s);
+    }
+    let warnings = super::all_warnings(report);
+    if !warnings.is_empty() {
+        out.push_str("<h2>Warnings</h2>\n<ul>\n");
+        for w in &warnings {
+            let _ = writeln!(out, "<li>{}</li>", esc(w));
+        }
+        out.push_str("</ul>\n");
+    }
+    let _ = writeln!(
+        out,
+        "<script nonce=\"{nonce}\">{SCRIPT}</script>\n</body>\n</html>"
+    );
+    out
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn cohort_part(out: &mut String, report: &Report) {
+    let full = report.students.iter().filter(|s| s.full_marks()).count();
+    let zero = report.students.iter().filter(|s| s.score <= 0.0).count();
+    let partial = report.students.len() - full - zero;
+    let _ = writeln!(
+        out,
+        "<p>{full} with full marks, {partial} partial, {zero} with zero. \
+         <a href=\"#mistakes\">Common mistakes</a> · <a href=\"#scores\">Scores</a> · <a href=\"#students\">Students</a></p>"
+    );
+    out.push_str("<div class=\"cards\">\n<div class=\"card\"><h3>Scores</h3>\n");
+    histogram(out, report);
+    out.push_str("</div>\n<div class=\"card\"><h3>Pass rate per function</h3>\n");
+    pass_rates(out, report);
+    out.push_str("</div>\n</div>\n");
+    let _ = writeln!(
+        out,
+        "<h2 id=\"mistakes\">Common mistakes</h2>\n<p class=\"legend\">Failures grouped by the minimal board each student was shown and the answer given; groups whose members fail each other's boards alike are merged. Largest first.</p>"
+    );
+    if report.clusters.is_empty() {
+        out.push_str("<p>None: no student failed a case.</p>\n");
+    }
+    for (i, c) in report.clusters.iter().enumerate() {
+        mistake(out, report, i, c);
+    }
+    scores_table(out, report);
+}
+
+/// Scores as a bar per tenth of the maximum (the last bar: full marks).
+fn histogram(out: &mut String, report: &Report) {
+    let mut bins = [0usize; 11];
+    for s in &report.students {
+        let share = if s.max_score > 0.0 {
+            (s.score / s.max_score).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let bin = if share >= 1.0 {
+            10
+        } else {
+            ((share * 10.0).floor() as usize).min(9)
+        };
+        bins[bin] += 1;
+    }
+    let most = bins.iter().copied().max().unwrap_or(1).max(1);
+    let (w, h, left, bottom) = (26.0, 120.0, 28.0, 34.0);
+    let width = left + w * 11.0 + 10.0;
+    let _ = writeln!(
+        out,
+        "<svg class=\"histogram\" role=\"img\" aria-label=\"score histogram\" width=\"{width}\" height=\"{}\" viewBox=\"0 0 {width} {}\">",
+        h + bottom + 10.0,
+        h + bottom + 10.0
+    );
+    for (i, &n) in bins.iter().enumerate() {
+        let bh = h * n as f64 / most as f64;
+        let x = left + w * i as f64;
+        let y = 10.0 + h - bh;
+        let color = if i == 10 { "#2f9e44" } else { "#4c6ef5" };
+        let label = if i == 10 {
+            "100%".to_owned()
+        } else {
+            format!("{}–{}%", i * 10, i * 10 + 9)
+        };
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{bh}\" fill=\"{color}\"><title>{label}: {n}</title></rect>",
+            w - 4.0
+        );
+        if n > 0 {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{n}</text>",
+                x + (w - 4.0) / 2.0,
+                y - 2.0
+            );
+        }
+        if i % 2 == 0 || i == 10 {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" fill=\"#5a6474\">{}</text>",
+                x + (w - 4.0) / 2.0,
+                h + 24.0,
+                if i == 10 {
+                    "100".to_owned()
+                } else {
+                    (i * 10).to_string()
+                }
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9aa3b2\"/>\n<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5a6474\">score, % of the maximum</text>\n</svg>",
+        h + 10.0,
+        width - 10.0,
+        h + 10.0,
+        left + w * 5.5,
+        h + bottom + 6.0
+    );
+}
+
+fn pass_rates(out: &mut String, report: &Report) {
+    out.push_str("<table class=\"rates\">\n<thead><tr><th>function</th><th class=\"num\">students in full</th><th class=\"num\">cases passed</th><th></th></tr></thead>\n<tbody>\n");
+    let n = report.students.len().max(1);
+    for f in &report.functions {
+        let scores: Vec<&FunctionScore> = report
+            .students
+            .iter()
+            .filter_map(|s| s.functions.get(f))
+            .collect();
+        let full = scores.iter().filter(|x| x.passed >= x.total).count();
+        let (passed, total) = scores.iter().fold((0u64, 0u64), |(p, t), x| {
+            (p + u64::from(x.passed), t + u64::from(x.total))
+        });
+        let share = if total > 0 {
+            passed as f64 / total as f64
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><code>{}</code></td><td class=\"num\">{full}/{n}</td><td class=\"num\">{:.0}%</td><td><span class=\"bar\" style=\"width:{:.0}px\"></span></td></tr>",
+            esc(f),
+            share * 100.0,
+            share * 120.0
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+/// The verdict a group's members get, for drawing its board.
+fn verdict_of(c: &Cluster) -> Verdict {
+    Verdict {
+        kind: c.verdict,
+        expected: c.expected.clone(),
+        got: c.got.clone(),
+        detail: c.detail.clone(),
+        line: None,
+    }
+}
+
+fn mistake(out: &mut String, report: &Report, i: usize, c: &Cluster) {
+    let _ = writeln!(
+        out,
+        "<section class=\"mistake\" id=\"mistake-{}\">\n<p class=\"line\">{}</p>\n<dl>",
+        i + 1,
+        esc(&c.line())
+    );
+    let links: Vec<String> = c
+        .students
+        .iter()
+        .map(|s| {
+            let at = report.students.iter().position(|r| r.student == *s);
+            match at {
+                Some(at) => format!("<a href=\"#student-{}\">{}</a>", at + 1, esc(s)),
+                None => esc(s),
+            }
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "<dt>students ({})</dt><dd>{}</dd>",
+        c.students.len(),
+        links.join(", ")
+    );
+    if !c.input.is_empty() {
+        let _ = writeln!(out, "<dt>input</dt><dd>{}</dd>", esc(&c.input));
+    }
+    if let Some(e) = &c.expected {
+        let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
+    }
+    match (&c.got, &c.detail) {
+        (Some(g), _) => {
+            let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
+        }
+        (None, Some(d)) => {
+            let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
+        }
+        (None, None) => {}
+    }
+    if let Some(e) = &c.explanation {
+        let _ = writeln!(out, "<dt>why</dt><dd>{}</dd>", esc(e));
+    }
+    if let Some(h) = &c.hint {
+        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
+    }
+    out.push_str("</dl>\n");
+    if let Some(case) = &c.case {
+        figure(out, report, case, &verdict_of(c));
+    }
+    out.push_str("</section>\n");
+}
+
+fn student_class(s: &StudentReport) -> &'static str {
+    if s.full_marks() {
+        "full"
+    } else if s.score <= 0.0 {
+        "zero"
+    } else {
+        "partial"
+    }
+}
+
+fn scores_table(out: &mut String, report: &Report) {
+    out.push_str("<h2 id=\"scores\">Scores</h2>\n<table class=\"sortable\" id=\"score-table\">\n<thead><tr><th><button type=\"button\">student</button></th>");
+    for f in &report.functions {
+        let _ = write!(
+            out,
+            "<th class=\"num\"><button type=\"button\">{}</button></th>",
+            esc(f)
+        );
+    }
+    if report.rule.is_some() {
+        out.push_str("<th><button type=\"button\">rules</button></th>");
+    }
+    out.push_str(
+        "<th class=\"num\"><button type=\"button\">total</button></th></tr></thead>\n<tbody>\n",
+    );
+    for (i, s) in report.students.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<tr class=\"{}\"><td data-v=\"{}\"><a href=\"#student-{}\">{}</a></td>",
+            student_class(s),
+            esc(&s.student),
+            i + 1,
+            esc(&s.student)
+        );
+        for f in &report.functions {
+            match s.functions.get(f) {
+                Some(x) => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"num\" data-v=\"{}\">{}/{} <small>{}</small></td>",
+                        x.points,
+                        x.passed,
+                        x.total,
+                        points(x.points)
+                    );
+                }
+                None => out.push_str("<td class=\"num\" data-v=\"-1\">-</td>"),
+            }
+        }
+        if report.rule.is_some() {
+            let rules = super::rules_cell(s);
+            let _ = write!(out, "<td data-v=\"{}\">{}</td>", esc(&rules), esc(&rules));
+        }
+        let _ = writeln!(
+            out,
+            "<td class=\"num\" data-v=\"{}\">{}/{}</td></tr>",
+            s.score,
+            points(s.score),
+            points(s.max_score)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"legend\">{}</p>",
+        esc(&super::legend(report))
+    );
+}
+
+fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentReport) {
+    let _ = writeln!(
+        out,
+        "<section class=\"student {}\" id=\"student-{}\">\n<h3>{}: {}/{}</h3>",
+        student_class(s),
+        i + 1,
+        esc(&s.student),
+        points(s.score),
+        points(s.max_score)
+    );
+    if let Some(file) = &s.file {
+        let _ = writeln!(out, "<p class=\"meta\"><code>{}</code></p>", esc(file));
+    }
+    let failing: Vec<(&String, &FunctionScore)> = s
+        .functions
+        .iter()
+        .filter(|(_, f)| f.passed < f.total)
+        .collect();
+    if failing.is_empty() {
+        out.push_str("<p>Every case passes.</p>\n");
+    }
+    for (name, f) in failing {
+        let _ = writeln!(
+            out,
+            "<div class=\"failure\" data-function=\"{}\">\n<p><code>{}</code>: {}/{} cases pass.</p>\n<dl>",
+            esc(name),
+            esc(name),
+            f.passed,
+            f.total
+        );
+        let (input, verdict) = match (&f.counterexample, &f.smallest_failure) {
+            (Some(c), _) => (c.input.as_str(), &c.verdict),
+            (None, Some(x)) => (x.input.as_str(), &x.verdict),
+            (None, None) => {
+                out.push_str("</dl>\n</div>\n");
+                continue;
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<dt>verdict</dt><dd>{}</dd>\n<dt>input</dt><dd>{}</dd>",
+            esc(verdict.kind.as_str()),
+            esc(input)
+        );
+        if let Some(e) = &verdict.expected {
+            let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
+        }
+        if let Some(g) = &verdict.got {
+            let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
+        }
+        if let Some(d) = &verdict.detail {
+            let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
+        }
+        if let Some(h) = &f.hint {
+            let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
+        }
+        // The common mistake this failure is part of, when others share it.
+        let shared = report.clusters.iter().position(|c| {
+            c.students.len() > 1
+                && c.students.contains(&s.student)
+                && (c.function == **name || c.function.is_empty())
+        });
+        if let Some(at) = shared {
+            let _ = writeln!(
+                out,
+                "<dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd>",
+                at + 1,
+                report.clusters[at].students.len()
+            );
+        }
+        out.push_str("</dl>\n");
+        if let Some(c) = &f.counterexample {
+            figure(out, report, &c.case, &c.verdict);
+            if !c.explanation.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "<details><summary>What the reference does</summary><pre>{}</pre></details>",
+                    esc(&c.explanation.join("\n"))
+                );
+            }
+        }
+        out.push_str("</div>\n");
+    }
+    for (what, text) in [("printed", &s.stdout), ("stderr", &s.stderr)] {
+        if !text.trim().is_empty() {
+            let _ = writeln!(
+                out,
+                "<details><summary>What the code {}</summary><pre>{}</pre></details>",
+                if what == "printed" {
+                    "printed"
+                } else {
+                    "wrote to stderr"
+                },
+                esc(text)
+            );
+        }
+    }
+    out.push_str("</section>\n");
+}
+
+/// The case drawn, by its assignment, when it can be.
+fn figure(out: &mut String, report: &Report, case: &salgrade_reference::Case, verdict: &Verdict) {
+    let Ok(assignment) = crate::assignment::by_id(&report.assignment) else {
+        return;
+    };
+    match assignment.figure(case, verdict) {
+        Some(Figure::Board(b)) if b.squares <= DRAW_MAX_SQUARES && b.squares > 0 => {
+            board_svg(out, &b)
+        }
+        Some(Figure::Board(b)) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"undrawn\">A board of {} squares is too large to draw (at most {DRAW_MAX_SQUARES}).</p>",
+                b.squares
+            );
+        }
+        Some(Figure::Calls(c)) => calls_table(out, &c),
+        None => {}
+    }
+}
+
+/// Where square `label` is drawn, and the picture's size.
+struct Places {
+    centres: Vec<(f64, f64)>,
+    width: f64,
+    height: f64,
+    radius: f64,
+}
+
+impl Places {
+    fn of(b: &Board) -> Places {
+        let n = b.squares as usize;
+        match b.layout {
+            Layout::Ring => {
+                let radius = 13.0;
+                let ring = (n as f64 * 34.0 / std::f64::consts::TAU).max(36.0);
+                let c = ring + 40.0;
+                let centres = (0..n)
+                    .map(|i| {
+                        let a = std::f64::consts::TAU * i as f64 / n as f64
+                            - std::f64::consts::FRAC_PI_2;
+                        (c + ring * a.cos(), c + ring * a.sin())
+                    })
+                    .collect();
+                Places {
+                    centres,
+                    width: 2.0 * c,
+                    height: 2.0 * c,
+                    radius,
+                }
+            }
+            Layout::Boustrophedon { side } => {
+                let side = side.max(1) as usize;
+                let (cell, left) = (46.0, 80.0);
+                let centres = (0..n)
+                    .map(|i| {
+                        let row = i / side;
+                        let mut col = i % side;
+                        if row % 2 == 1 {
+                            col = side - 1 - col;
+                        }
+                        (
+                            left + cell * col as f64 + cell / 2.0,
+                            10.0 + cell * (side - 1 - row) as f64 + cell / 2.0,
+                        )
+                    })
+                    .collect();
+                Places {
+                    centres,
+                    width: left + cell * side as f64 + 10.0,
+                    height: cell * side as f64 + 20.0,
+                    radius: 15.0,
+                }
+            }
+            Layout::Line => {
+                let per_row = 10usize;
+                let rows = n.div_ceil(per_row).max(1);
+                // Rows far enough apart for an arc (which peaks at half its
+                // bow) to pass over or under a row of squares.
+                let (cell, gap) = (46.0, MAX_BOW);
+                let centres = (0..n)
+                    .map(|i| {
+                        (
+                            10.0 + cell * (i % per_row) as f64 + cell / 2.0,
+                            MAX_BOW / 2.0 + 10.0 + (cell + gap) * (i / per_row) as f64 + cell / 2.0,
+                        )
+                    })
+                    .collect();
+                Places {
+                    centres,
+                    width: 20.0 + cell * n.min(per_row) as f64,
+                    height: MAX_BOW / 2.0 + 10.0 + (cell + gap) * rows as f64,
+                    radius: 15.0,
+                }
+            }
+        }
+    }
+
+    fn at(&self, b: &Board, label: u64) -> Option<(f64, f64)> {
+        let i = label.checked_sub(b.first)?;
+        self.centres.get(usize::try_from(i).ok()?).copied()
+    }
+}
+
+const WALK_COLOURS: [&str; 2] = ["#1971c2", "#9c36b5"];
+
+fn board_svg(out: &mut String, b: &Board) {
+    let p = Places::of(b);
+    let legend_h =
+        18.0 * (b.walks.len() as f64 + 1.0) + if b.wrong_at.is_some() { 18.0 } else { 0.0 };
+    // Legend lines are about 6.5 px a character.
+    let widest = b
+        .walks
+        .iter()
+        .map(|w| w.caption.len() + 40 + 5 * w.squares.len())
+        .chain(b.wrong_at.iter().map(|(_, why)| why.len() + 20))
+        .max()
+        .unwrap_or(0)
+        .max(50);
+    let (w, h) = (p.width.max(widest as f64 * 6.5 + 10.0), p.height + legend_h);
+    let _ = writeln!(
+        out,
+        "<svg class=\"board\" role=\"img\" aria-label=\"the board\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\">\n<defs>\
+         <marker id=\"up\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#2f9e44\"/></marker>\
+         <marker id=\"down\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#e03131\"/></marker>\
+         <marker id=\"walk0\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
+         <marker id=\"walk1\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
+         </defs>",
+        WALK_COLOURS[0], WALK_COLOURS[1]
+    );
+    if let Layout::Boustrophedon { side } = b.layout {
+        for row in 0..side {
+            let y = 10.0 + 46.0 * (side - 1 - row) as f64 + 27.0;
+            let (lo, hi) = (row * side + 1, row * side + side);
+            let arrow = if row % 2 == 0 { "→" } else { "←" };
+            let _ = writeln!(
+                out,
+                "<text x=\"4\" y=\"{y:.0}\" fill=\"#5a6474\">row {}: {lo}–{hi} {arrow}</text>",
+                row + 1
+            );
+        }
+    }
+    let last = b.first + b.squares - 1;
+    for label in b.first..=last {
+        let Some((x, y)) = p.at(b, label) else {
+            continue;
+        };
+        let fill = if label == last {
+            "#d3f9d8"
+        } else if label == b.first {
+            "#e7f5ff"
+        } else {
+            "#fff"
+        };
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"{fill}\" stroke=\"#868e96\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{label}</text>",
+            p.radius,
+            y + 4.0
+        );
+    }
+    for &(from, to) in &b.jumps {
+        let (Some(a), Some(z)) = (p.at(b, from), p.at(b, to)) else {
+            continue;
+        };
+        if from == to {
+            // A jump to its own square: a small loop over it.
+            let r = p.radius;
+            let _ = writeln!(
+                out,
+                "<path class=\"jump\" d=\"M{:.1},{:.1} a{:.1},{:.1} 0 1 1 {:.1},0\" fill=\"none\" stroke=\"#868e96\" stroke-width=\"2\"><title>jump {from} → {to} (to itself)</title></path>",
+                a.0 - r * 0.6,
+                a.1 - r * 0.8,
+                r * 0.6,
+                r * 0.6,
+                r * 1.2
+            );
+            continue;
+        }
+        let (kind, colour) = if to > from {
+            ("up", "#2f9e44")
+        } else {
+            ("down", "#e03131")
+        };
+        let _ = writeln!(
+            out,
+            "<path class=\"jump\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" marker-end=\"url(#{kind})\"><title>{} {from} → {to}</title></path>",
+            curve(a, z, p.radius, 0.25),
+            if to > from { "ladder" } else { "snake" }
+        );
+    }
+    for (k, walk) in b.walks.iter().enumerate() {
+        let colour = WALK_COLOURS[k % WALK_COLOURS.len()];
+        let offset = 3.0 * k as f64;
+        let mut d = String::new();
+        for pair in walk.squares.windows(2) {
+            let (Some(a), Some(z)) = (p.at(b, pair[0]), p.at(b, pair[1])) else {
+                continue;
+            };
+            if a == z {
+                // A move that ends where it began: a loop over the square
+                // (drawn right to left, counter-clockwise, so it bulges up).
+                let r = p.radius;
+                d.push_str(&format!(
+                    "M{:.1},{:.1} a{:.1},{:.1} 0 1 0 {:.1},0 ",
+                    a.0 + r * 0.7 + offset,
+                    a.1 - r * 0.7,
+                    r * 0.8,
+                    r * 0.8,
+                    -r * 1.4
+                ));
+                continue;
+            }
+            let a = (a.0 + offset, a.1 + offset);
+            let z = (z.0 + offset, z.1 + offset);
+            d.push_str(&curve(a, z, p.radius, -0.35));
+            d.push(' ');
+        }
+        if !d.is_empty() {
+            let _ = writeln!(
+                out,
+                "<path class=\"walk\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"5 3\" marker-end=\"url(#walk{})\"/>",
+                d.trim_end(),
+                k % 2
+            );
+        }
+    }
+    if let Some((square, why)) = &b.wrong_at
+        && let Some((x, y)) = p.at(b, *square)
+    {
+        let _ = writeln!(
+            out,
+            "<circle class=\"wrong\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"none\" stroke=\"#e8590c\" stroke-width=\"3.5\"><title>{}</title></circle>",
+            p.radius + 5.0,
+            esc(why)
+        );
+    }
+    let mut y = p.height + 12.0;
+    let _ = writeln!(
+        out,
+        "<text x=\"4\" y=\"{y:.0}\" fill=\"#5a6474\"><tspan fill=\"#2f9e44\">━ ladder</tspan>  <tspan fill=\"#e03131\">━ snake</tspan>  squares {}–{last}, the last in green</text>",
+        b.first
+    );
+    for (k, walk) in b.walks.iter().enumerate() {
+        y += 18.0;
+        let _ = writeln!(
+            out,
+            "<text x=\"4\" y=\"{y:.0}\" fill=\"{}\">┅ the reference's walk, {}: {}</text>",
+            WALK_COLOURS[k % WALK_COLOURS.len()],
+            esc(&walk.caption),
+            walk.squares
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" → ")
+        );
+    }
+    if let Some((square, why)) = &b.wrong_at {
+        y += 18.0;
+        let _ = writeln!(
+            out,
+            "<text x=\"4\" y=\"{y:.0}\" fill=\"#e8590c\">◯ square {square}: {}</text>",
+            esc(why)
+        );
+    }
+    out.push_str("</svg>\n");
+}
+
+/// The most an arc bows sideways, in px (a margin of the pictures).
+const MAX_BOW: f64 = 48.0;
+
+/// A curved path from circle `a` to circle `z`, leaving and arriving at
+/// their edges, bowed sideways by `bow` of the distance.
+fn curve(a: (f64, f64), z: (f64, f64), radius: f64, bow: f64) -> String {
+    let (dx, dy) = (z.0 - a.0, z.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    let start = (a.0 + ux * radius, a.1 + uy * radius);
+    let end = (z.0 - ux * (radius + 1.0), z.1 - uy * (radius + 1.0));
+    let mid = ((a.0 + z.0) / 2.0, (a.1 + z.1) / 2.0);
+    // Bowed at most `MAX_BOW` px, so a long arc stays inside the picture.
+    let off = (len * bow).clamp(-MAX_BOW, MAX_BOW);
+    let control = (mid.0 - uy * off, mid.1 + ux * off);
+    format!(
+        "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
+        start.0, start.1, control.0, control.1, end.0, end.1
+    )
+}
+
+fn calls_table(out: &mut String, c: &Calls) {
+    let _ = writeln!(
+        out,
+        "<table class=\"calls\">\n<caption>the game: {}</caption>\n<thead><tr><th class=\"num\">#</th><th>call</th><th>the reference</th></tr></thead>\n<tbody>",
+        esc(&c.setting)
+    );
+    for (i, (call, result)) in c.calls.iter().enumerate() {
+        let failing = c.failing == Some(i);
+        let _ = writeln!(
+            out,
+            "<tr{}><td class=\"num\">{}</td><td><code>{}</code></td><td>{}{}</td></tr>",
+            if failing { " class=\"failing\"" } else { "" },
+            i + 1,
+            esc(call),
+            esc(result),
+            if failing { " ← goes wrong here" } else { "" }
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    if !c.state_before.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p>Before the failing call: {}.</p>",
+            esc(&c.state_before.join("; "))
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_quotes_and_control_bytes() {
+        assert_eq!(
+            esc("<script>alert('x')</script> \"a\" & \u{1b}[31m\u{0}"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &quot;a&quot; &amp; \u{FFFD}[31m\u{FFFD}"
+        );
+    }
+
+    #[test]
+    fn a_grid_is_numbered_from_the_bottom_left_turning_round() {
+        let b = Board {
+            layout: Layout::Boustrophedon { side: 3 },
+            squares: 9,
+            first: 1,
+            jumps: vec![],
+            walks: vec![],
+            wrong_at: None,
+        };
+        let p = Places::of(&b);
+        let (one, three, four, seven) = (
+            p.at(&b, 1).unwrap(),
+            p.at(&b, 3).unwrap(),
+            p.at(&b, 4).unwrap(),
+            p.at(&b, 7).unwrap(),
+        );
+        // 1 bottom left, 3 bottom right, 4 above 3, 7 top left.
+        assert!(one.0 < three.0 && one.1 == three.1);
+        assert!(four.0 == three.0 && four.1 < three.1);
+        assert!(seven.0 == one.0 && seven.1 < four.1);
+        assert!(p.at(&b, 10).is_none() && p.at(&b, 0).is_none());
+    }
+}
