@@ -94,7 +94,7 @@ document.querySelectorAll("table.sortable").forEach(function(t){
 
 /// The page for `report`.
 pub(crate) fn render(report: &Report) -> String {
-    let nonce = crate::journal::fingerprint(&[
+    let nonce = crate::fingerprint::fingerprint(&[
         report.assignment.as_bytes(),
         &report.students.len().to_le_bytes(),
         report
