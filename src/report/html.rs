@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use super::{Report, StudentReport, points};
 use crate::figure::{Board, Calls, Figure, Layout};
 use crate::grading::FunctionScore;
-use crate::grading::clusters::Cluster;
+use crate::report::mistake::Cluster;
 use crate::verdict::Verdict;
 
 /// Boards above this many squares are described, not drawn.

@@ -13,6 +13,7 @@ pub(crate) mod junit;
 pub(crate) mod markdown;
 pub(crate) mod markus;
 pub(crate) mod merge;
+pub(crate) mod mistake;
 mod plain;
 pub(crate) mod schema;
 pub(crate) mod table;
@@ -24,9 +25,9 @@ use salgrade_reference::Options;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::grading::clusters::Cluster;
 use crate::grading::lint::Violation;
 use crate::grading::{CaseResult, FunctionScore};
+use mistake::Cluster;
 
 /// The whole run. `--format json` writes exactly this; its JSON Schema is
 /// published as `schema/report.schema.json`.
@@ -61,7 +62,7 @@ pub(crate) struct Report {
     pub settings: Option<Settings>,
     pub students: Vec<StudentReport>,
     /// Common mistakes: the students' failures grouped by counterexample
-    /// and answer, largest group first (see `grading::clusters`).
+    /// and answer, largest group first (see `grading::clusters`; the type is in `mistake`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clusters: Vec<Cluster>,
 }
