@@ -251,3 +251,108 @@ fn the_checker_finds_a_planted_circle() {
     let g = graph(src);
     assert_eq!(circles(&g), vec![vec!["a::c".to_owned(), "b".to_owned()]]);
 }
+
+/// The most lines a file under `src/` may hold, its test module aside.
+const MAX_FILE_LINES: usize = 600;
+/// The most lines a function may span, its `fn` line to its closing brace.
+const MAX_FN_LINES: usize = 80;
+
+/// What breaks the size rules in one file's text: the file's own length
+/// (its `#[cfg(test)]` module aside), and each function over the limit,
+/// counted from its `fn` line to the first `}` at the `fn` line's
+/// indentation (rustfmt puts it there). A function without a body (a trait
+/// method's declaration) ends at its `;` and is not counted.
+fn oversized(name: &str, text: &str) -> Vec<String> {
+    let code = text
+        .split("#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap_or_default();
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    if lines.len() > MAX_FILE_LINES {
+        found.push(format!("{name}: {} lines", lines.len()));
+    }
+    for (at, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let signature = [
+            "pub(crate) ",
+            "pub(super) ",
+            "pub ",
+            "const ",
+            "async ",
+            "unsafe ",
+        ]
+        .iter()
+        .fold(body, |b, p| b.strip_prefix(p).unwrap_or(b));
+        let Some(rest) = signature.strip_prefix("fn ") else {
+            continue;
+        };
+        let fn_name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        // A declaration ends at its `;` before any `{`; a body at the
+        // first `}` at the `fn` line's indentation.
+        let closing = format!("{indent}}}");
+        let mut opened = false;
+        let mut end = None;
+        for (i, l) in lines[at..].iter().enumerate() {
+            opened |= l.contains('{');
+            if !opened && l.trim_end().ends_with(';') {
+                break;
+            }
+            if l.trim_end() == closing {
+                end = Some(i);
+                break;
+            }
+        }
+        let Some(end) = end else { continue };
+        let span = end + 1;
+        if span > MAX_FN_LINES {
+            found.push(format!("{name}:{} fn {fn_name}: {span} lines", at + 1));
+        }
+    }
+    found
+}
+
+/// Every file under `src/` that breaks the size rules, by path.
+fn oversized_in(src: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in walkdir::WalkDir::new(src).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.path().extension().is_some_and(|x| x == "rs") {
+            let rel = e.path().strip_prefix(src).unwrap().display().to_string();
+            found.extend(oversized(&rel, &std::fs::read_to_string(e.path()).unwrap()));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_file_over_600_lines_and_no_function_over_80() {
+    let found = oversized_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        found.is_empty(),
+        "over the size limits:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_size_checker_finds_a_planted_long_file_and_function() {
+    let body = |n: usize| "    let _ = 1;\n".repeat(n);
+    let long_fn = format!("fn long() {{\n{}}}\n", body(MAX_FN_LINES - 1));
+    let ok_fn = format!(
+        "    pub(crate) fn ok() {{\n{}    }}\n",
+        body(MAX_FN_LINES - 2)
+    );
+    let decl = "trait T {\n    fn declared(&self);\n}\n";
+    let text = format!("{decl}{long_fn}impl S {{\n{ok_fn}}}\n");
+    assert_eq!(oversized("a.rs", &text), vec!["a.rs:4 fn long: 81 lines"]);
+    // A test module is not counted; the code before it is.
+    let tests = format!("#[cfg(test)]\nmod tests {{\n{}}}\n", body(700));
+    assert!(oversized("b.rs", &format!("{ok_fn}{tests}")).is_empty());
+    let big = format!("{}{tests}", "const X: u8 = 0;\n".repeat(MAX_FILE_LINES + 1));
+    assert_eq!(oversized("c.rs", &big), vec!["c.rs: 601 lines"]);
+}
