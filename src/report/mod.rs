@@ -62,7 +62,7 @@ pub(crate) struct Report {
     pub settings: Option<Settings>,
     pub students: Vec<StudentReport>,
     /// Common mistakes: the students' failures grouped by counterexample
-    /// and answer, largest group first (see `grading::clusters`; the type is in `mistake`).
+    /// and answer, largest group first (see `grading::clusters`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clusters: Vec<Cluster>,
 }
