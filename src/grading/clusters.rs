@@ -25,6 +25,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::grading::FunctionScore;
 pub(crate) use crate::report::mistake::Cluster;
 use crate::report::mistake::{Key, one_line, ordered};
 use crate::report::{Report, StudentReport};
@@ -32,6 +33,49 @@ use crate::verdict::{Verdict, VerdictKind};
 
 /// How many other groups' boards one student is asked to run at most.
 pub(crate) const MAX_BOARDS_PER_STUDENT: usize = 24;
+
+/// What stands for a failing function's board: its shown counterexample,
+/// else its smallest failing case, with the verdict, the board in words,
+/// the case when known, the grouping board, the explanation and the case
+/// it came from.
+type Shown<'s> = (
+    &'s Verdict,
+    String,
+    Option<salgrade_reference::Case>,
+    String,
+    Option<String>,
+    Option<String>,
+);
+
+fn shown(score: &FunctionScore) -> Option<Shown<'_>> {
+    match (&score.counterexample, &score.smallest_failure) {
+        (Some(c), _) => Some((
+            &c.verdict,
+            c.input.clone(),
+            Some(c.case.clone()),
+            serde_json::to_string(&c.case.input).unwrap_or_default(),
+            c.explanation
+                .iter()
+                .rev()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty())
+                .map(str::to_owned),
+            Some(c.from_case.clone()),
+        )),
+        // Without a counterexample (shrinking off or not possible), the
+        // smallest failing case stands for the board; its case is filled
+        // in from the case file where one is at hand (`mistakes::find`).
+        (None, Some(f)) => Some((
+            &f.verdict,
+            f.input.clone(),
+            None,
+            f.case_id.clone(),
+            None,
+            Some(f.case_id.clone()),
+        )),
+        (None, None) => None,
+    }
+}
 
 /// One student's failures, one per failing function (one for the whole
 /// file when it did not import or build), each with its grouping key.
@@ -41,34 +85,9 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
         if score.passed >= score.total {
             continue;
         }
-        let shown = match (&score.counterexample, &score.smallest_failure) {
-            (Some(c), _) => (
-                &c.verdict,
-                c.input.clone(),
-                Some(c.case.clone()),
-                serde_json::to_string(&c.case.input).unwrap_or_default(),
-                c.explanation
-                    .iter()
-                    .rev()
-                    .map(|l| l.trim())
-                    .find(|l| !l.is_empty())
-                    .map(str::to_owned),
-                Some(c.from_case.clone()),
-            ),
-            // Without a counterexample (shrinking off or not possible), the
-            // smallest failing case stands for the board; its case is filled
-            // in from the case file where one is at hand (`mistakes::find`).
-            (None, Some(f)) => (
-                &f.verdict,
-                f.input.clone(),
-                None,
-                f.case_id.clone(),
-                None,
-                Some(f.case_id.clone()),
-            ),
-            (None, None) => continue,
+        let Some((verdict, input, case, board, explanation, from_case)) = shown(score) else {
+            continue;
         };
-        let (verdict, input, case, board, explanation, from_case) = shown;
         let whole_file = matches!(
             verdict.kind,
             VerdictKind::ImportFailed | VerdictKind::BuildFailed
