@@ -443,66 +443,7 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
         out.push_str("<p>Every case passes.</p>\n");
     }
     for (name, f) in failing {
-        let _ = writeln!(
-            out,
-            "<div class=\"failure\" data-function=\"{}\">\n<p><code>{}</code>: {}/{} cases pass.</p>\n<dl>",
-            esc(name),
-            esc(name),
-            f.passed,
-            f.total
-        );
-        let (input, verdict) = match (&f.counterexample, &f.smallest_failure) {
-            (Some(c), _) => (c.input.as_str(), &c.verdict),
-            (None, Some(x)) => (x.input.as_str(), &x.verdict),
-            (None, None) => {
-                out.push_str("</dl>\n</div>\n");
-                continue;
-            }
-        };
-        let _ = writeln!(
-            out,
-            "<dt>verdict</dt><dd>{}</dd>\n<dt>input</dt><dd>{}</dd>",
-            esc(verdict.kind.as_str()),
-            esc(input)
-        );
-        if let Some(e) = &verdict.expected {
-            let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
-        }
-        if let Some(g) = &verdict.got {
-            let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
-        }
-        if let Some(d) = &verdict.detail {
-            let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
-        }
-        if let Some(h) = &f.hint {
-            let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
-        }
-        // The common mistake this failure is part of, when others share it.
-        let shared = report.clusters.iter().position(|c| {
-            c.students.len() > 1
-                && c.students.contains(&s.student)
-                && (c.function == **name || c.function.is_empty())
-        });
-        if let Some(at) = shared {
-            let _ = writeln!(
-                out,
-                "<dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd>",
-                at + 1,
-                report.clusters[at].students.len()
-            );
-        }
-        out.push_str("</dl>\n");
-        if let Some(c) = &f.counterexample {
-            figure(out, report, &c.case, &c.verdict);
-            if !c.explanation.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "<details><summary>What the reference does</summary><pre>{}</pre></details>",
-                    esc(&c.explanation.join("\n"))
-                );
-            }
-        }
-        out.push_str("</div>\n");
+        failure(out, report, s, name, f);
     }
     for (what, text) in [("printed", &s.stdout), ("stderr", &s.stderr)] {
         if !text.trim().is_empty() {
@@ -519,6 +460,71 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
         }
     }
     out.push_str("</section>\n");
+}
+
+/// One failing function of a student: its verdict, input, answers, hint,
+/// the common mistake it shares, and its counterexample drawn.
+fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: &FunctionScore) {
+    let _ = writeln!(
+        out,
+        "<div class=\"failure\" data-function=\"{}\">\n<p><code>{}</code>: {}/{} cases pass.</p>\n<dl>",
+        esc(name),
+        esc(name),
+        f.passed,
+        f.total
+    );
+    let (input, verdict) = match (&f.counterexample, &f.smallest_failure) {
+        (Some(c), _) => (c.input.as_str(), &c.verdict),
+        (None, Some(x)) => (x.input.as_str(), &x.verdict),
+        (None, None) => {
+            out.push_str("</dl>\n</div>\n");
+            return;
+        }
+    };
+    let _ = writeln!(
+        out,
+        "<dt>verdict</dt><dd>{}</dd>\n<dt>input</dt><dd>{}</dd>",
+        esc(verdict.kind.as_str()),
+        esc(input)
+    );
+    if let Some(e) = &verdict.expected {
+        let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
+    }
+    if let Some(g) = &verdict.got {
+        let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
+    }
+    if let Some(d) = &verdict.detail {
+        let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
+    }
+    if let Some(h) = &f.hint {
+        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
+    }
+    // The common mistake this failure is part of, when others share it.
+    let shared = report.clusters.iter().position(|c| {
+        c.students.len() > 1
+            && c.students.contains(&s.student)
+            && (c.function == *name || c.function.is_empty())
+    });
+    if let Some(at) = shared {
+        let _ = writeln!(
+            out,
+            "<dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd>",
+            at + 1,
+            report.clusters[at].students.len()
+        );
+    }
+    out.push_str("</dl>\n");
+    if let Some(c) = &f.counterexample {
+        figure(out, report, &c.case, &c.verdict);
+        if !c.explanation.is_empty() {
+            let _ = writeln!(
+                out,
+                "<details><summary>What the reference does</summary><pre>{}</pre></details>",
+                esc(&c.explanation.join("\n"))
+            );
+        }
+    }
+    out.push_str("</div>\n");
 }
 
 #[cfg(test)]
