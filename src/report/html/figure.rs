@@ -177,6 +177,25 @@ fn board_svg(out: &mut String, b: &Board) {
             y + 4.0
         );
     }
+    jumps(out, b, &p);
+    walks(out, b, &p);
+    if let Some((square, why)) = &b.wrong_at
+        && let Some((x, y)) = p.at(b, *square)
+    {
+        let _ = writeln!(
+            out,
+            "<circle class=\"wrong\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"none\" stroke=\"#e8590c\" stroke-width=\"3.5\"><title>{}</title></circle>",
+            p.radius + 5.0,
+            esc(why)
+        );
+    }
+    legend(out, b, &p, last);
+    out.push_str("</svg>\n");
+}
+
+/// The snakes and ladders, each an arrow (a loop when it jumps to its
+/// own square).
+fn jumps(out: &mut String, b: &Board, p: &Places) {
     for &(from, to) in &b.jumps {
         let (Some(a), Some(z)) = (p.at(b, from), p.at(b, to)) else {
             continue;
@@ -207,6 +226,10 @@ fn board_svg(out: &mut String, b: &Board) {
             if to > from { "ladder" } else { "snake" }
         );
     }
+}
+
+/// The reference's walks, dashed, each in its colour.
+fn walks(out: &mut String, b: &Board, p: &Places) {
     for (k, walk) in b.walks.iter().enumerate() {
         let colour = WALK_COLOURS[k % WALK_COLOURS.len()];
         let offset = 3.0 * k as f64;
@@ -243,16 +266,10 @@ fn board_svg(out: &mut String, b: &Board) {
             );
         }
     }
-    if let Some((square, why)) = &b.wrong_at
-        && let Some((x, y)) = p.at(b, *square)
-    {
-        let _ = writeln!(
-            out,
-            "<circle class=\"wrong\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"none\" stroke=\"#e8590c\" stroke-width=\"3.5\"><title>{}</title></circle>",
-            p.radius + 5.0,
-            esc(why)
-        );
-    }
+}
+
+/// The legend under the board: the arrows, each walk, the wrong square.
+fn legend(out: &mut String, b: &Board, p: &Places, last: u64) {
     let mut y = p.height + 12.0;
     let _ = writeln!(
         out,
@@ -281,7 +298,6 @@ fn board_svg(out: &mut String, b: &Board) {
             esc(why)
         );
     }
-    out.push_str("</svg>\n");
 }
 
 /// The most an arc bows sideways, in px (a margin of the pictures).
