@@ -16,7 +16,6 @@ use std::fmt::Write as _;
 use super::{Report, StudentReport, points};
 use crate::grading::shrink::Counterexample;
 use crate::grading::{Failure, FunctionScore};
-use crate::runner::Language;
 use crate::verdict::{Verdict, VerdictKind};
 use crate::words::count;
 
@@ -382,18 +381,8 @@ fn literal_call(
     s: &StudentReport,
     case: &salgrade_reference::Case,
 ) -> Option<(String, &'static str)> {
-    let language = s
-        .file
-        .as_deref()
-        .and_then(Language::of_file)
-        .unwrap_or(Language::Python);
-    let call = crate::assignment::by_id(&report.assignment)
-        .ok()?
-        .literal_call(case, language)?;
-    let fence = match language {
-        Language::Python => "python",
-        Language::Cpp => "cpp",
-    };
+    let assignment = crate::assignment::by_id(&report.assignment).ok()?;
+    let (call, fence) = crate::assignment::literal_call_for(assignment, case, s.file.as_deref())?;
     (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 
