@@ -8,7 +8,7 @@
 //! disk since it was journalled is graded again rather than kept.
 //!
 //! Format (version 2): the header line is JSON; every entry line is
-//! `CHECKSUM JSON`, where `CHECKSUM` is [`fingerprint`] of the run's
+//! `CHECKSUM JSON`, where `CHECKSUM` is [`crate::fingerprint`] of the run's
 //! fingerprint and the JSON's bytes exactly as written (16 hex digits). On
 //! `--resume` a line whose checksum does not match (edited, or from another
 //! run), that is not JSON, or whose scores its own cases do not add up to
@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::fingerprint::fingerprint;
 use crate::report::StudentReport;
 
 #[derive(Serialize, Deserialize)]
@@ -77,23 +78,9 @@ pub(crate) fn submission_hash(sub: &crate::discover::Submission) -> String {
     }
 }
 
-/// FNV-1a, 64 bits: stable across Rust versions, unlike `DefaultHasher`.
-pub(crate) fn fingerprint(parts: &[&[u8]]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 /// The checksum of an entry's JSON in the run fingerprinted `fingerprint`.
 fn checksum(fingerprint: &str, json: &[u8]) -> String {
-    self::fingerprint(&[b"entry", fingerprint.as_bytes(), json])
+    crate::fingerprint::fingerprint(&[b"entry", fingerprint.as_bytes(), json])
 }
 
 /// Reads a journal's header, refusing a file that is not a salgrade journal

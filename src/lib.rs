@@ -19,6 +19,7 @@ mod commands;
 mod discover;
 mod engine;
 mod figure;
+mod fingerprint;
 mod grading;
 mod infer;
 mod journal;

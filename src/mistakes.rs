@@ -70,6 +70,6 @@ pub(crate) fn find(
     });
     let answers = answers.into_inner().unwrap_or_default();
     let mut merged = clusters::merge(groups, &asks, &answers);
-    clusters::in_report_order(report, &mut merged);
+    crate::report::mistake::in_report_order(report, &mut merged);
     merged
 }

@@ -242,6 +242,23 @@ pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Optio
     assignment.harness(language).map(|h| h.student_file())
 }
 
+/// The case as code to paste in the language of the student's `file`
+/// (Python when it names none), with that language's Markdown name; none
+/// when the assignment cannot write it. The report asks here, so it never
+/// names the runner's languages itself.
+pub(crate) fn literal_call_for(
+    assignment: &dyn Assignment,
+    case: &Case,
+    file: Option<&str>,
+) -> Option<(String, &'static str)> {
+    let language = file.and_then(Language::of_file).unwrap_or(Language::Python);
+    let fence = match language {
+        Language::Python => "python",
+        Language::Cpp => "cpp",
+    };
+    Some((assignment.literal_call(case, language)?, fence))
+}
+
 /// The verdict's hint, in this assignment's words where it has its own.
 pub(crate) fn hint(assignment: &dyn Assignment, kind: VerdictKind) -> &'static str {
     assignment.hint(kind).unwrap_or_else(|| kind.hint())

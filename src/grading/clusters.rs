@@ -25,120 +25,57 @@
 
 use std::collections::BTreeMap;
 
-use salgrade_reference::Case;
-use serde::{Deserialize, Serialize};
-
+use crate::grading::FunctionScore;
+pub(crate) use crate::report::mistake::Cluster;
+use crate::report::mistake::{Key, one_line, ordered};
 use crate::report::{Report, StudentReport};
 use crate::verdict::{Verdict, VerdictKind};
 
 /// How many other groups' boards one student is asked to run at most.
 pub(crate) const MAX_BOARDS_PER_STUDENT: usize = 24;
 
-/// One common mistake: the students who share it and what it looks like.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub(crate) struct Cluster {
-    /// The function that fails; empty when the whole file failed to import
-    /// or build.
-    pub function: String,
-    /// The verdict class every member gets on the board.
-    pub verdict: VerdictKind,
-    /// The members, in report order.
-    pub students: Vec<String>,
-    /// The minimal board described for a person.
-    pub input: String,
-    /// The board itself, when it is known (a shrunk counterexample): a
-    /// case file holding it reproduces the mistake.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<crate::report::schema::CaseMirror>")]
-    pub case: Option<Case>,
-    /// What the reference accepts, in words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
-    /// What the members' code produced, in words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub got: Option<String>,
-    /// The representative's detail (the exception, how it died).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// The reference's explanation of the board in one line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<String>,
-    /// What the verdict means, in the assignment's words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    /// The graded case the board was shrunk from (its deadline is used for
-    /// the re-runs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_case: Option<String>,
-    /// How many groups of step 2 were merged into this one (1: none).
-    pub merged: u32,
-}
+/// What stands for a failing function's board: its shown counterexample,
+/// else its smallest failing case, with the verdict, the board in words,
+/// the case when known, the grouping board, the explanation and the case
+/// it came from.
+type Shown<'s> = (
+    &'s Verdict,
+    String,
+    Option<salgrade_reference::Case>,
+    String,
+    Option<String>,
+    Option<String>,
+);
 
-impl Cluster {
-    /// The mistake in one line, as `grade` prints it under the table:
-    /// "3 students: `whowins` answers 2 on …, expected 1 (…)".
-    pub(crate) fn line(&self) -> String {
-        let n = self.students.len();
-        let who = format!("{n} student{}", if n == 1 { "" } else { "s" });
-        let what = if self.function.is_empty() {
-            "the file".to_owned()
-        } else {
-            format!("`{}`", self.function)
-        };
-        let did = match (self.verdict, &self.got) {
-            (VerdictKind::WrongAnswer, Some(got)) => format!("answers {got}"),
-            (VerdictKind::MissingFunction, _) => "is missing".to_owned(),
-            (VerdictKind::ImportFailed | VerdictKind::BuildFailed, _) => format!(
-                "{}{}",
-                self.verdict.as_str().replace('_', " "),
-                self.detail
-                    .as_deref()
-                    .and_then(|d| d.split(':').next())
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default()
-            ),
-            (kind, _) => kind.as_str().replace('_', " "),
-        };
-        let on = if self.function.is_empty() || self.verdict == VerdictKind::MissingFunction {
-            String::new()
-        } else {
-            format!(" on {}", self.input)
-        };
-        let expected = self
-            .expected
-            .as_ref()
-            .map(|e| format!(", expected {e}"))
-            .unwrap_or_default();
-        let why = self
-            .explanation
-            .as_ref()
-            .filter(|_| self.verdict != VerdictKind::MissingFunction)
-            .map(|e| format!(" ({})", e.trim_end_matches('.')))
-            .unwrap_or_default();
-        one_line(&format!("{who}: {what} {did}{on}{expected}{why}"), 240)
-    }
-
-    fn same_answer(&self, v: &Verdict) -> bool {
-        v.kind == self.verdict && v.got == self.got
+fn shown(score: &FunctionScore) -> Option<Shown<'_>> {
+    match (&score.counterexample, &score.smallest_failure) {
+        (Some(c), _) => Some((
+            &c.verdict,
+            c.input.clone(),
+            Some(c.case.clone()),
+            serde_json::to_string(&c.case.input).unwrap_or_default(),
+            c.explanation
+                .iter()
+                .rev()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty())
+                .map(str::to_owned),
+            Some(c.from_case.clone()),
+        )),
+        // Without a counterexample (shrinking off or not possible), the
+        // smallest failing case stands for the board; its case is filled
+        // in from the case file where one is at hand (`mistakes::find`).
+        (None, Some(f)) => Some((
+            &f.verdict,
+            f.input.clone(),
+            None,
+            f.case_id.clone(),
+            None,
+            Some(f.case_id.clone()),
+        )),
+        (None, None) => None,
     }
 }
-
-/// `text` on one line: control characters (a student's answer may hold
-/// any) shown as `?`, at most `cap` characters.
-fn one_line(text: &str, cap: usize) -> String {
-    let mut out: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(cap)
-        .collect();
-    if text.chars().count() > cap {
-        out.push('…');
-    }
-    out
-}
-
-/// What identifies a failure in step 2.
-type Key = (String, VerdictKind, String, Option<String>);
 
 /// One student's failures, one per failing function (one for the whole
 /// file when it did not import or build), each with its grouping key.
@@ -148,34 +85,9 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
         if score.passed >= score.total {
             continue;
         }
-        let shown = match (&score.counterexample, &score.smallest_failure) {
-            (Some(c), _) => (
-                &c.verdict,
-                c.input.clone(),
-                Some(c.case.clone()),
-                serde_json::to_string(&c.case.input).unwrap_or_default(),
-                c.explanation
-                    .iter()
-                    .rev()
-                    .map(|l| l.trim())
-                    .find(|l| !l.is_empty())
-                    .map(str::to_owned),
-                Some(c.from_case.clone()),
-            ),
-            // Without a counterexample (shrinking off or not possible), the
-            // smallest failing case stands for the board; its case is filled
-            // in from the case file where one is at hand (`mistakes::find`).
-            (None, Some(f)) => (
-                &f.verdict,
-                f.input.clone(),
-                None,
-                f.case_id.clone(),
-                None,
-                Some(f.case_id.clone()),
-            ),
-            (None, None) => continue,
+        let Some((verdict, input, case, board, explanation, from_case)) = shown(score) else {
+            continue;
         };
-        let (verdict, input, case, board, explanation, from_case) = shown;
         let whole_file = matches!(
             verdict.kind,
             VerdictKind::ImportFailed | VerdictKind::BuildFailed
@@ -238,20 +150,6 @@ pub(crate) fn initial(report: &Report) -> Vec<Cluster> {
         }
     }
     ordered(groups.into_values().collect())
-}
-
-/// Largest first; then by function and answer, so the order is stable.
-fn ordered(mut groups: Vec<Cluster>) -> Vec<Cluster> {
-    groups.sort_by(|a, b| {
-        b.students
-            .len()
-            .cmp(&a.students.len())
-            .then_with(|| a.function.cmp(&b.function))
-            .then_with(|| a.verdict.cmp(&b.verdict))
-            .then_with(|| a.got.cmp(&b.got))
-            .then_with(|| a.input.cmp(&b.input))
-    });
-    groups
 }
 
 /// The boards one student is asked to run for step 3: indexes into the
@@ -355,48 +253,6 @@ pub(crate) fn merge(groups: Vec<Cluster>, asks: &Asks, answers: &Answers) -> Vec
     ordered(merged.into_values().collect())
 }
 
-/// The groups of two reports of one run (shards): groups with the same
-/// function, verdict, board and answer join; the rest stay apart (no
-/// re-runs: the shards' students are not at hand).
-pub(crate) fn combine(mine: Vec<Cluster>, theirs: Vec<Cluster>) -> Vec<Cluster> {
-    let key = |g: &Cluster| -> Key {
-        (
-            g.function.clone(),
-            g.verdict,
-            g.case
-                .as_ref()
-                .map(|c| serde_json::to_string(&c.input).unwrap_or_default())
-                .unwrap_or_else(|| g.input.clone()),
-            g.got.clone(),
-        )
-    };
-    let mut groups: Vec<Cluster> = mine;
-    for g in theirs {
-        match groups.iter_mut().find(|m| key(m) == key(&g)) {
-            Some(m) => {
-                m.students.extend(g.students);
-                m.merged += g.merged;
-            }
-            None => groups.push(g),
-        }
-    }
-    ordered(groups)
-}
-
-/// Keeps each group's members in the report's order of students.
-pub(crate) fn in_report_order(report: &Report, groups: &mut [Cluster]) {
-    let rank: BTreeMap<&str, usize> = report
-        .students
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.student.as_str(), i))
-        .collect();
-    for g in groups {
-        g.students
-            .sort_by_key(|s| rank.get(s.as_str()).copied().unwrap_or(usize::MAX));
-    }
-}
-
 /// What a run has graded so far, for the progress bar: students with full
 /// marks, partial and zero, and the most common mistake (grouped by step 2's
 /// key only: re-runs wait for the end).
@@ -451,6 +307,9 @@ impl SoFar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use salgrade_reference::Case;
+
+    use crate::report::mistake::combine;
 
     fn group(function: &str, got: &str, board: u64, students: &[&str]) -> Cluster {
         Cluster {

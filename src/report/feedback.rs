@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Report, StudentReport, points};
-use crate::runner::Language;
+use crate::grading::shrink::Counterexample;
+use crate::grading::{Failure, FunctionScore};
 use crate::shown::fenced;
-use crate::verdict::VerdictKind;
+use crate::verdict::{Verdict, VerdictKind};
 use crate::words::count;
 
 /// How the detail of a submission that was never run begins (see the
@@ -61,6 +62,29 @@ pub(crate) fn render(
     reruns: &BTreeMap<String, String>,
 ) -> String {
     let mut out = String::new();
+    header(&mut out, report, s, seed);
+    function_list(&mut out, report, s);
+    let import_failures = import_failure(&mut out, report, s);
+    for f in &report.functions {
+        let Some(score) = s.functions.get(f) else {
+            continue;
+        };
+        let Some(fail) = score.smallest_failure.as_ref() else {
+            continue;
+        };
+        if import_failures.contains(&f.as_str()) {
+            continue;
+        }
+        failing_function(&mut out, report, s, f, score, fail, reruns);
+    }
+    violations(&mut out, report, s);
+    printed(&mut out, s);
+    out
+}
+
+/// The title, the graded file, the cases' seed and options, and the
+/// warnings.
+fn header(out: &mut String, report: &Report, s: &StudentReport, seed: Seed) {
     let _ = writeln!(
         out,
         "# {}: {} / {}",
@@ -99,6 +123,10 @@ pub(crate) fn render(
     for w in &s.warnings {
         let _ = writeln!(out, "\n> warning: {w}");
     }
+}
+
+/// Each function's cases passed and points.
+fn function_list(out: &mut String, report: &Report, s: &StudentReport) {
     let _ = writeln!(out, "\n## Functions\n");
     for f in &report.functions {
         let Some(score) = s.functions.get(f) else {
@@ -118,6 +146,11 @@ pub(crate) fn render(
             points(score.max_points)
         );
     }
+}
+
+/// The file's failure to import or build, said once for every function
+/// it stopped; returns those functions.
+fn import_failure<'r>(out: &mut String, report: &'r Report, s: &StudentReport) -> Vec<&'r str> {
     let import_failures: Vec<&str> = report
         .functions
         .iter()
@@ -176,117 +209,136 @@ pub(crate) fn render(
             );
         }
     }
-    for f in &report.functions {
-        let Some(score) = s.functions.get(f) else {
-            continue;
-        };
-        let Some(fail) = score.smallest_failure.as_ref() else {
-            continue;
-        };
-        if import_failures.contains(&f.as_str()) {
-            continue;
-        }
-        let shown = score.counterexample.as_ref();
-        let v = shown.map_or(&fail.verdict, |c| &c.verdict);
-        let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
+    import_failures
+}
+
+/// A failing function: its smallest failing input, what was expected and
+/// given, how to re-run it, and the reference's explanation.
+fn failing_function(
+    out: &mut String,
+    report: &Report,
+    s: &StudentReport,
+    f: &str,
+    score: &FunctionScore,
+    fail: &Failure,
+    reruns: &BTreeMap<String, String>,
+) {
+    let shown = score.counterexample.as_ref();
+    let v = shown.map_or(&fail.verdict, |c| &c.verdict);
+    let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
+    let _ = writeln!(
+        out,
+        "{}.\n",
+        crate::words::capitalise(score.hint.as_deref().unwrap_or(v.kind.hint()))
+    );
+    smallest_input(out, shown, fail);
+    if let Some(e) = &v.expected {
+        let _ = writeln!(out, "- expected: {}", clip(e, MAX_INPUT_CHARS));
+    }
+    if let Some(g) = &v.got {
+        let _ = writeln!(out, "- got: {}", clip(g, MAX_INPUT_CHARS));
+    }
+    if let Some(l) = v.line {
+        let _ = writeln!(out, "- line: {l}");
+    }
+    if let Some(command) = reruns.get(f) {
+        let _ = writeln!(out, "- re-run just this case: `{command}`");
+    }
+    if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
+        let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
+    }
+    if let Some(d) = &v.detail {
         let _ = writeln!(
             out,
-            "{}.\n",
-            crate::words::capitalise(score.hint.as_deref().unwrap_or(v.kind.hint()))
+            "\n{}",
+            fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
         );
-        match shown {
-            Some(c) => {
-                let origin = format!("case `{}` ({})", c.from_case, fail.label);
-                let how = match (c.shrink_steps, c.minimal) {
-                    (0, true) => format!("{origin}; no smaller input fails"),
-                    (0, false) => {
-                        format!("{origin}; nothing smaller was found in the time allowed")
-                    }
-                    (k, true) => {
-                        format!(
-                            "shrunk from {origin} in {}; no smaller input fails",
-                            count(u64::from(k), "step", "steps")
-                        )
-                    }
-                    (k, false) => format!(
-                        "shrunk from {origin} in {}; shrinking stopped at its time limit",
-                        count(u64::from(k), "step", "steps")
-                    ),
-                };
-                let _ = writeln!(out, "Smallest failing input, {how}:\n");
-                if let Some(d) = &c.drawing {
-                    let _ = writeln!(out, "{}\n", fenced(d.trim_end(), "text"));
+    }
+    explanation(out, shown, v);
+    for note in &score.notes {
+        let _ = writeln!(out, "\n{note}");
+    }
+    let failing = s
+        .cases
+        .iter()
+        .filter(|c| *c.function == *f && !c.verdict.passed())
+        .count();
+    if failing > 1 {
+        let _ = writeln!(
+            out,
+            "\n({} more failing {} of `{f}` {} in the full report.)",
+            failing - 1,
+            if failing == 2 { "case" } else { "cases" },
+            if failing == 2 { "is" } else { "are" }
+        );
+    }
+}
+
+/// The smallest failing input: the shrunk counterexample (how it was
+/// found, its drawing) or the smallest failing case.
+fn smallest_input(out: &mut String, shown: Option<&Counterexample>, fail: &Failure) {
+    match shown {
+        Some(c) => {
+            let origin = format!("case `{}` ({})", c.from_case, fail.label);
+            let how = match (c.shrink_steps, c.minimal) {
+                (0, true) => format!("{origin}; no smaller input fails"),
+                (0, false) => {
+                    format!("{origin}; nothing smaller was found in the time allowed")
                 }
-                let _ = writeln!(out, "- input: {}", clip(&c.input, MAX_INPUT_CHARS));
+                (k, true) => {
+                    format!(
+                        "shrunk from {origin} in {}; no smaller input fails",
+                        count(u64::from(k), "step", "steps")
+                    )
+                }
+                (k, false) => format!(
+                    "shrunk from {origin} in {}; shrinking stopped at its time limit",
+                    count(u64::from(k), "step", "steps")
+                ),
+            };
+            let _ = writeln!(out, "Smallest failing input, {how}:\n");
+            if let Some(d) = &c.drawing {
+                let _ = writeln!(out, "{}\n", fenced(d.trim_end(), "text"));
             }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "Smallest failing case `{}` ({}):\n",
-                    fail.case_id, fail.label
-                );
-                let _ = writeln!(out, "- input: {}", clip(&fail.input, MAX_INPUT_CHARS));
-            }
+            let _ = writeln!(out, "- input: {}", clip(&c.input, MAX_INPUT_CHARS));
         }
-        if let Some(e) = &v.expected {
-            let _ = writeln!(out, "- expected: {}", clip(e, MAX_INPUT_CHARS));
-        }
-        if let Some(g) = &v.got {
-            let _ = writeln!(out, "- got: {}", clip(g, MAX_INPUT_CHARS));
-        }
-        if let Some(l) = v.line {
-            let _ = writeln!(out, "- line: {l}");
-        }
-        if let Some(command) = reruns.get(f) {
-            let _ = writeln!(out, "- re-run just this case: `{command}`");
-        }
-        if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
-            let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
-        }
-        if let Some(d) = &v.detail {
+        None => {
             let _ = writeln!(
                 out,
-                "\n{}",
-                fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
+                "Smallest failing case `{}` ({}):\n",
+                fail.case_id, fail.label
             );
+            let _ = writeln!(out, "- input: {}", clip(&fail.input, MAX_INPUT_CHARS));
         }
-        // A RecursionError comes from the board's size, not from the path
-        // the player takes, so the walk would not explain it.
-        let recursion = v
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.contains("RecursionError"));
-        if let Some(c) = shown.filter(|c| !c.explanation.is_empty() && !recursion) {
-            let _ = writeln!(out, "\nWhat the reference does on this input:\n");
-            for line in c.explanation.iter().take(MAX_EXPLANATION_LINES) {
-                let _ = writeln!(out, "    {}", clip(line, MAX_INPUT_CHARS));
-            }
-            if c.explanation.len() > MAX_EXPLANATION_LINES {
-                let _ = writeln!(
-                    out,
-                    "    [... {} more lines]",
-                    c.explanation.len() - MAX_EXPLANATION_LINES
-                );
-            }
+    }
+}
+
+/// What the reference does on the counterexample, unless the failure does
+/// not come from the path taken.
+fn explanation(out: &mut String, shown: Option<&Counterexample>, v: &Verdict) {
+    // A RecursionError comes from the board's size, not from the path
+    // the player takes, so the walk would not explain it.
+    let recursion = v
+        .detail
+        .as_deref()
+        .is_some_and(|d| d.contains("RecursionError"));
+    if let Some(c) = shown.filter(|c| !c.explanation.is_empty() && !recursion) {
+        let _ = writeln!(out, "\nWhat the reference does on this input:\n");
+        for line in c.explanation.iter().take(MAX_EXPLANATION_LINES) {
+            let _ = writeln!(out, "    {}", clip(line, MAX_INPUT_CHARS));
         }
-        for note in &score.notes {
-            let _ = writeln!(out, "\n{note}");
-        }
-        let failing = s
-            .cases
-            .iter()
-            .filter(|c| *c.function == **f && !c.verdict.passed())
-            .count();
-        if failing > 1 {
+        if c.explanation.len() > MAX_EXPLANATION_LINES {
             let _ = writeln!(
                 out,
-                "\n({} more failing {} of `{f}` {} in the full report.)",
-                failing - 1,
-                if failing == 2 { "case" } else { "cases" },
-                if failing == 2 { "is" } else { "are" }
+                "    [... {} more lines]",
+                c.explanation.len() - MAX_EXPLANATION_LINES
             );
         }
     }
+}
+
+/// The rule violations and their penalty.
+fn violations(out: &mut String, report: &Report, s: &StudentReport) {
     if !s.violations.is_empty() {
         let _ = writeln!(
             out,
@@ -308,6 +360,10 @@ pub(crate) fn render(
             );
         }
     }
+}
+
+/// What the student's code printed.
+fn printed(out: &mut String, s: &StudentReport) {
     if !s.stdout.trim().is_empty() || !s.stderr.trim().is_empty() {
         let _ = writeln!(out, "\n## What your code printed\n");
         for (name, text) in [("stdout", &s.stdout), ("stderr", &s.stderr)] {
@@ -316,7 +372,6 @@ pub(crate) fn render(
             }
         }
     }
-    out
 }
 
 /// The case as code to paste, in the language of the student's file, and
@@ -327,18 +382,8 @@ fn literal_call(
     s: &StudentReport,
     case: &salgrade_reference::Case,
 ) -> Option<(String, &'static str)> {
-    let language = s
-        .file
-        .as_deref()
-        .and_then(Language::of_file)
-        .unwrap_or(Language::Python);
-    let call = crate::assignment::by_id(&report.assignment)
-        .ok()?
-        .literal_call(case, language)?;
-    let fence = match language {
-        Language::Python => "python",
-        Language::Cpp => "cpp",
-    };
+    let assignment = crate::assignment::by_id(&report.assignment).ok()?;
+    let (call, fence) = crate::assignment::literal_call_for(assignment, case, s.file.as_deref())?;
     (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 

@@ -84,53 +84,9 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             cs.len(),
             seconds(cs.iter().map(|c| c.ms).sum())
         );
-        x.push_str("        <properties>\n");
-        let mut props = vec![
-            ("score".to_owned(), points(s.score)),
-            ("max_score".to_owned(), points(s.max_score)),
-        ];
-        if let Some(file) = &s.file {
-            props.push(("file".to_owned(), file.clone()));
-        }
-        for name in &report.functions {
-            if let Some(f) = s.functions.get(name) {
-                props.push((format!("{name}.passed"), f.passed.to_string()));
-                props.push((format!("{name}.total"), f.total.to_string()));
-                props.push((format!("{name}.points"), points(f.points)));
-                props.push((format!("{name}.max_points"), points(f.max_points)));
-            }
-        }
-        for (k, v) in props {
-            let _ = writeln!(
-                x,
-                "            <property name=\"{}\" value=\"{}\"/>",
-                attr(&k),
-                attr(&v)
-            );
-        }
-        x.push_str("        </properties>\n");
+        properties(&mut x, report, s);
         for c in cs {
-            let head = format!(
-                "        <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
-                attr(&c.name),
-                attr(&class),
-                seconds(c.ms)
-            );
-            match &c.outcome {
-                Outcome::Pass => {
-                    let _ = writeln!(x, "{head}/>");
-                }
-                Outcome::Fail { tag, kind, text } => {
-                    let message = text.lines().next().unwrap_or_default();
-                    let _ = writeln!(
-                        x,
-                        "{head}>\n            <{tag} type=\"{}\" message=\"{}\">{}</{tag}>\n        </testcase>",
-                        attr(kind),
-                        attr(message),
-                        text_node(text)
-                    );
-                }
-            }
+            testcase(&mut x, c, &class);
         }
         if !s.stdout.trim().is_empty() {
             let _ = writeln!(
@@ -150,6 +106,60 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
     }
     x.push_str("</testsuites>\n");
     Ok(x.into_bytes())
+}
+
+/// A student's score, file and per-function tallies as `<properties>`.
+fn properties(x: &mut String, report: &Report, s: &StudentReport) {
+    x.push_str("        <properties>\n");
+    let mut props = vec![
+        ("score".to_owned(), points(s.score)),
+        ("max_score".to_owned(), points(s.max_score)),
+    ];
+    if let Some(file) = &s.file {
+        props.push(("file".to_owned(), file.clone()));
+    }
+    for name in &report.functions {
+        if let Some(f) = s.functions.get(name) {
+            props.push((format!("{name}.passed"), f.passed.to_string()));
+            props.push((format!("{name}.total"), f.total.to_string()));
+            props.push((format!("{name}.points"), points(f.points)));
+            props.push((format!("{name}.max_points"), points(f.max_points)));
+        }
+    }
+    for (k, v) in props {
+        let _ = writeln!(
+            x,
+            "            <property name=\"{}\" value=\"{}\"/>",
+            attr(&k),
+            attr(&v)
+        );
+    }
+    x.push_str("        </properties>\n");
+}
+
+/// One `<testcase>`, with its failure or error when it has one.
+fn testcase(x: &mut String, c: &Case, class: &str) {
+    let head = format!(
+        "        <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
+        attr(&c.name),
+        attr(class),
+        seconds(c.ms)
+    );
+    match &c.outcome {
+        Outcome::Pass => {
+            let _ = writeln!(x, "{head}/>");
+        }
+        Outcome::Fail { tag, kind, text } => {
+            let message = text.lines().next().unwrap_or_default();
+            let _ = writeln!(
+                x,
+                "{head}>\n            <{tag} type=\"{}\" message=\"{}\">{}</{tag}>\n        </testcase>",
+                attr(kind),
+                attr(message),
+                text_node(text)
+            );
+        }
+    }
 }
 
 /// A student's test cases: one per graded function, then `rules`.

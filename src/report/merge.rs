@@ -98,11 +98,11 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
         shards.push((name, report.shard));
         merged.students.extend(report.students);
         let mine = std::mem::take(&mut merged.clusters);
-        merged.clusters = crate::grading::clusters::combine(mine, report.clusters);
+        merged.clusters = crate::report::mistake::combine(mine, report.clusters);
     }
     merged.students.sort_by(|a, b| a.student.cmp(&b.student));
     let mut groups = std::mem::take(&mut merged.clusters);
-    crate::grading::clusters::in_report_order(&merged, &mut groups);
+    crate::report::mistake::in_report_order(&merged, &mut groups);
     merged.clusters = groups;
     merged.shard = None;
     let mut warnings = missing_shards(&shards);

@@ -13,6 +13,7 @@ pub(crate) mod junit;
 pub(crate) mod markdown;
 pub(crate) mod markus;
 pub(crate) mod merge;
+pub(crate) mod mistake;
 mod plain;
 pub(crate) mod schema;
 pub(crate) mod table;
@@ -24,9 +25,9 @@ use salgrade_reference::Options;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::grading::clusters::Cluster;
 use crate::grading::lint::Violation;
 use crate::grading::{CaseResult, FunctionScore};
+use mistake::Cluster;
 
 /// The whole run. `--format json` writes exactly this; its JSON Schema is
 /// published as `schema/report.schema.json`.
@@ -78,11 +79,11 @@ pub(crate) struct Shard {
 
 impl Shard {
     /// Whether `student` (an identifier from discovery) is in this shard.
-    /// The hash is FNV-1a (see [`crate::journal::fingerprint`]), not Rust's
+    /// The hash is FNV-1a (see [`crate::fingerprint::fingerprint`]), not Rust's
     /// `DefaultHasher`: every machine, and every salgrade build, must put a
     /// student in the same shard, or a merge would miss or repeat students.
     pub(crate) fn holds(self, student: &str) -> bool {
-        let hex = crate::journal::fingerprint(&[student.as_bytes()]);
+        let hex = crate::fingerprint::fingerprint(&[student.as_bytes()]);
         let hash = u64::from_str_radix(&hex, 16).expect("a fingerprint is 16 hex digits");
         hash % u64::from(self.count) == u64::from(self.index - 1)
     }

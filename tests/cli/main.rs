@@ -17,6 +17,7 @@ mod grade;
 mod hostile;
 mod html;
 mod isolation;
+mod layering;
 mod lint;
 mod mutants;
 mod reference;

@@ -17,12 +17,19 @@
 //! collision is named in a warning. Names are compared, and identifiers
 //! written, in Unicode NFC, so a composed `Zoë` and a decomposed one are
 //! the same student (and, both present, a collision).
+//!
+//! One file per layout: `folder` (a student's folder or repository),
+//! `flat` (a file per student, Canvas's names among them); `identity`
+//! gives every entry its identifier.
 
-use std::collections::BTreeMap;
+mod flat;
+mod folder;
+mod identity;
+
+use std::fs::FileType;
 use std::path::{Path, PathBuf};
 
 use unicode_normalization::UnicodeNormalization;
-use walkdir::WalkDir;
 
 /// One student's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +42,18 @@ pub(crate) struct Submission {
     pub warnings: Vec<String>,
     /// Why nothing could be graded (score 0).
     pub problem: Option<String>,
+}
+
+impl Submission {
+    /// A student with nothing found yet.
+    fn empty(student: &str) -> Submission {
+        Submission {
+            student: student.to_owned(),
+            file: None,
+            warnings: vec![],
+            problem: None,
+        }
+    }
 }
 
 /// The submissions found and the warnings about the folder as a whole.
@@ -125,22 +144,6 @@ pub(crate) fn file_stem(student: &str) -> String {
         .collect()
 }
 
-/// What two names must differ in to be told apart by every consumer: the
-/// table, and a case-insensitive filesystem holding feedback files.
-fn identity_key(name: &str) -> String {
-    file_stem(name).to_lowercase()
-}
-
-/// FNV-1a of an entry name: a short, stable, order-independent suffix.
-fn name_hash(name: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// One entry of the submissions folder before identifiers are assigned.
 struct Entry {
     /// The entry's name as found (`alice.py`, `alice`).
@@ -161,6 +164,7 @@ pub(crate) fn check_root(root: &Path) -> Result<(), DiscoverError> {
     Ok(())
 }
 
+/// Every student's submission in `root`, in the layout it is in.
 pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, DiscoverError> {
     check_root(root)?;
     let read_err = |source| DiscoverError::Read {
@@ -178,56 +182,19 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
         }
         // `file_type` does not follow a symlink; `metadata` would.
         let kind = entry.file_type().map_err(read_err)?;
-        let student = |stem: &str| Submission {
-            student: stem.to_owned(),
-            file: None,
-            warnings: vec![],
-            problem: None,
-        };
-        if kind.is_symlink() {
-            let to_folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
-            let stem = match source_stem(&name, wanted.extensions) {
-                Some(stem) if !to_folder => stem,
-                _ if to_folder => name.as_str(),
-                _ => continue,
-            };
-            let mut sub = student(stem);
-            sub.problem = Some(format!(
-                "`{name}` is a symbolic link{}; submissions must be regular files inside the submissions folder, so it was not followed",
-                if to_folder { " to a folder" } else { "" }
-            ));
-            entries.push(Entry {
-                stem: stem.to_owned(),
-                name,
-                sub,
-            });
-        } else if kind.is_dir() && crate::output::is_salgrade_output(&path) {
+        if kind.is_dir() && crate::output::is_salgrade_output(&path) {
             notes.push(format!(
                 "skipped `{name}`: it is salgrade's own output (it holds `{}`)",
                 crate::output::OUTPUT_MARKER
             ));
-        } else if kind.is_dir() {
-            let sub = in_folder(&name, &path, wanted);
-            entries.push(Entry {
-                stem: name.clone(),
-                name,
-                sub,
-            });
-        } else if let Some(stem) = source_stem(&name, wanted.extensions).filter(|_| kind.is_file())
-        {
-            let mut sub = student(stem);
-            sub.file = Some(path);
-            entries.push(Entry {
-                stem: stem.to_owned(),
-                name,
-                sub,
-            });
+        } else {
+            entries.extend(entry_of(name, path, kind, wanted));
         }
     }
     if entries.is_empty() {
         return Err(DiscoverError::Empty(root.to_owned()));
     }
-    canvas_layout(&mut entries, wanted);
+    flat::canvas_layout(&mut entries, wanted);
     // One name typed on two systems can arrive as two byte sequences (macOS
     // writes `Zoë` decomposed, NFD; most others composed, NFC): identities
     // are NFC, so both look and sort the same, and a folder holding both
@@ -236,7 +203,7 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
         e.stem = e.stem.nfc().collect();
         e.sub.student = e.sub.student.nfc().collect();
     }
-    let warnings = assign_identities(&mut entries)
+    let warnings = identity::assign_identities(&mut entries)
         .into_iter()
         .map(|w| crate::shown::one_line(&w).into_owned())
         .collect();
@@ -262,299 +229,42 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
     })
 }
 
-/// Whether `stem` (a flat file's name without its extension) is a Canvas
-/// download's name for the wanted file: `alice_salbLLfunctions`,
-/// `smithjohn_12345_678901_solution`, `alice_LATE_1_2_solution-1` (Canvas
-/// numbers a resubmission). Returns the student, the part before the first
-/// `_`.
-fn canvas_student<'s>(stem: &'s str, wanted_stems: &[String]) -> Option<&'s str> {
-    let (student, rest) = stem.split_once('_')?;
-    let rest = rest.to_lowercase();
-    let rest = match rest.rsplit_once('-') {
-        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
-        _ => rest.as_str(),
-    };
-    let named = wanted_stems
-        .iter()
-        .any(|w| rest == *w || rest.ends_with(&format!("_{w}")));
-    (named && !student.is_empty()).then_some(student)
-}
-
-/// A Canvas-style flat download (`alice_salbLLfunctions.py`,
-/// `alice_helpers.py`): the files named for the assignment are the
-/// students' submissions, under the name before the first `_`, and a
-/// student's other files are named on that student's row rather than
-/// listed as students of their own with score 0.
-fn canvas_layout(entries: &mut Vec<Entry>, wanted: &Wanted<'_>) {
-    let wanted_stems: Vec<String> = wanted
-        .names
-        .iter()
-        .filter_map(|n| source_stem(n, wanted.extensions))
-        .map(str::to_lowercase)
-        .collect();
-    let flat = |e: &Entry| e.sub.file.is_some() && e.stem != e.name;
-    // Student (lower-cased) -> the entry name of their graded file.
-    let mut students: BTreeMap<String, String> = BTreeMap::new();
-    for e in entries.iter_mut().filter(|e| flat(e)) {
-        if let Some(student) = canvas_student(&e.stem, &wanted_stems) {
-            let student = student.to_owned();
-            students.insert(student.to_lowercase(), e.name.clone());
-            e.sub.student.clone_from(&student);
-            e.stem = student;
-        }
-    }
-    if students.is_empty() {
-        return;
-    }
-    let mut extras: Vec<(String, String)> = Vec::new();
-    entries.retain(|e| {
-        let owner = e
-            .stem
-            .split_once('_')
-            .and_then(|(s, _)| students.get(&s.to_lowercase()));
-        match owner {
-            Some(graded) if flat(e) => {
-                extras.push((graded.clone(), e.name.clone()));
-                false
-            }
-            _ => true,
-        }
-    });
-    for (graded, extra) in extras {
-        if let Some(e) = entries.iter_mut().find(|e| e.name == graded) {
-            e.sub.warnings.push(format!(
-                "`{extra}` was also submitted and is not graded: only `{graded}` is (a file it imports is not put beside it)"
-            ));
-        }
-    }
-}
-
-/// Gives every entry an identifier unique under [`identity_key`]; entries
-/// that collide get `-` and a suffix from their own name, and a warning.
-fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, e) in entries.iter().enumerate() {
-        groups.entry(identity_key(&e.stem)).or_default().push(i);
-    }
-    let mut warnings = Vec::new();
-    for members in groups.values().filter(|m| m.len() > 1) {
-        let mut members = members.clone();
-        members.sort_by(|&a, &b| entries[a].name.cmp(&entries[b].name));
-        for &i in &members {
-            let e = &mut entries[i];
-            e.sub.student = format!("{}-{:06x}", e.stem, name_hash(&e.name) & 0xff_ffff);
-        }
-        let named: Vec<String> = members
-            .iter()
-            .map(|&i| format!("`{}` as `{}`", entries[i].name, entries[i].sub.student))
-            .collect();
-        let warning = format!(
-            "{} entries map to the same student `{}`; each is graded on its own row: {}",
-            members.len(),
-            entries[members[0]].stem,
-            named.join(", ")
-        );
-        for &i in &members {
-            entries[i].sub.warnings.push(warning.clone());
-        }
-        warnings.push(warning);
-    }
-    // A suffixed name can, in a pathological folder, equal another entry's
-    // own name; the full hash then separates them.
-    // Entries are taken in name order, so which one is renamed does not
-    // depend on the order the filesystem lists them in.
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut seen = std::collections::BTreeSet::new();
-    for e in entries.iter_mut() {
-        if !seen.insert(identity_key(&e.sub.student)) {
-            e.sub.student = format!("{}-{:016x}", e.stem, name_hash(&e.name));
-            seen.insert(identity_key(&e.sub.student));
-        }
-    }
-    warnings
-}
-
-fn in_folder(student: &str, dir: &Path, wanted: &Wanted<'_>) -> Submission {
-    let named = wanted.named();
-    let is_wanted = |name: &str, exact: bool| {
-        wanted.names.iter().any(|w| {
-            if exact {
-                name == *w
-            } else {
-                name.eq_ignore_ascii_case(w)
-            }
+/// One entry of the submissions folder in its layout: a symbolic link
+/// (refused, never followed), a student's folder or repository, or a flat
+/// file; `None` for anything else.
+fn entry_of(name: String, path: PathBuf, kind: FileType, wanted: &Wanted<'_>) -> Option<Entry> {
+    if kind.is_symlink() {
+        let to_folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        let stem = match source_stem(&name, wanted.extensions) {
+            Some(stem) if !to_folder => stem,
+            _ if to_folder => name.as_str(),
+            _ => return None,
+        };
+        let mut sub = Submission::empty(stem);
+        sub.problem = Some(format!(
+            "`{name}` is a symbolic link{}; submissions must be regular files inside the submissions folder, so it was not followed",
+            if to_folder { " to a folder" } else { "" }
+        ));
+        Some(Entry {
+            stem: stem.to_owned(),
+            name,
+            sub,
         })
-    };
-    // Walked without following links. Files are candidates when they are
-    // regular or symlinks (a symlink is then refused, never read).
-    let mut candidates: Vec<(PathBuf, bool)> = Vec::new();
-    let mut too_deep: Vec<PathBuf> = Vec::new();
-    let mut linked_folders: Vec<PathBuf> = Vec::new();
-    for e in WalkDir::new(dir)
-        .max_depth(MAX_FOLDERS_DOWN + 1 + LOOK_FURTHER)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !hidden(&e.file_name().to_string_lossy()))
-        .filter_map(Result::ok)
-    {
-        let name = e.file_name().to_string_lossy();
-        let link = e.path_is_symlink();
-        if link && e.depth() > 0 && std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir()) {
-            linked_folders.push(e.path().to_owned());
-            continue;
-        }
-        if !(e.file_type().is_file() || link) || source_stem(&name, wanted.extensions).is_none() {
-            continue;
-        }
-        if e.depth() > MAX_FOLDERS_DOWN + 1 {
-            if is_wanted(&name, false) && !link {
-                too_deep.push(e.into_path());
-            }
-        } else {
-            candidates.push((e.into_path(), link));
-        }
-    }
-    let rel = |p: &Path| p.strip_prefix(dir).unwrap_or(p).display().to_string();
-    let name_of = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let mut sub = Submission {
-        student: student.to_owned(),
-        file: None,
-        warnings: vec![],
-        problem: None,
-    };
-    let choose = |sub: &mut Submission, (path, link): &(PathBuf, bool)| {
-        if *link {
-            sub.problem = Some(format!(
-                "`{}` is a symbolic link; submissions must be regular files inside the submissions folder, so it was not followed",
-                rel(path)
-            ));
-        } else {
-            sub.file = Some(path.clone());
-        }
-    };
-
-    // Exact names in the order of preference (the chosen language first).
-    let exact: Vec<&(PathBuf, bool)> = wanted
-        .names
-        .iter()
-        .flat_map(|w| candidates.iter().filter(move |(p, _)| name_of(p) == *w))
-        .collect();
-    if let Some(first) = exact.first() {
-        let same_name = exact
-            .iter()
-            .filter(|(p, _)| name_of(p) == name_of(&first.0))
-            .count();
-        if same_name > 1 {
-            sub.warnings.push(format!(
-                "{same_name} files named `{}`; graded `{}`",
-                name_of(&first.0),
-                rel(&first.0)
-            ));
-        }
-        if let Some(other) = exact
-            .iter()
-            .find(|(p, _)| name_of(p) != name_of(&first.0))
-            .filter(|_| !wanted.chosen)
-        {
-            sub.warnings.push(format!(
-                "both `{}` and `{}` are here; graded `{}` (pass `--language` to choose)",
-                rel(&first.0),
-                rel(&other.0),
-                rel(&first.0)
-            ));
-        }
-        choose(&mut sub, first);
-        return sub;
-    }
-    if let Some(near) = candidates
-        .iter()
-        .find(|(p, _)| is_wanted(&name_of(p), false))
-    {
-        sub.warnings.push(format!(
-            "graded `{}`: the file should be named {named}",
-            rel(&near.0)
-        ));
-        choose(&mut sub, near);
-        return sub;
-    }
-    let regular: Vec<&PathBuf> = candidates
-        .iter()
-        .filter(|(_, link)| !link)
-        .map(|(p, _)| p)
-        .collect();
-    let defining: Vec<&PathBuf> = regular
-        .iter()
-        .copied()
-        .filter(|p| {
-            std::fs::read(p)
-                .map(|t| {
-                    let t = String::from_utf8_lossy(&t);
-                    wanted.markers.iter().any(|m| t.contains(m.as_str()))
-                })
-                .unwrap_or(false)
+    } else if kind.is_dir() {
+        let sub = folder::in_folder(&name, &path, wanted);
+        Some(Entry {
+            stem: name.clone(),
+            name,
+            sub,
         })
-        .collect();
-    let mut why_not = Vec::new();
-    if let Some(deep) = too_deep.first() {
-        why_not.push(format!(
-            "`{}` is more than {MAX_FOLDERS_DOWN} folders below the student's folder; move it up",
-            rel(deep)
-        ));
-    }
-    for link in candidates.iter().filter(|(_, link)| *link).map(|(p, _)| p) {
-        why_not.push(format!(
-            "`{}` is a symbolic link and was not followed",
-            rel(link)
-        ));
-    }
-    for link in &linked_folders {
-        why_not.push(format!(
-            "`{}` is a symbolic link to a folder and was not followed",
-            rel(link)
-        ));
-    }
-    let why_not = if why_not.is_empty() {
-        String::new()
     } else {
-        format!(" ({})", why_not.join("; "))
-    };
-    match defining.as_slice() {
-        [one] => {
-            sub.warnings.push(format!(
-                "graded `{}`, which defines the functions: the file should be named {named}",
-                rel(one)
-            ));
-            sub.file = Some((*one).clone());
-        }
-        [] if regular.is_empty() => {
-            sub.problem = Some(format!(
-                "no {named} and no {} file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}",
-                wanted.kinds
-            ))
-        }
-        [] => {
-            sub.problem = Some(format!(
-                "no {named}, and no other {} file in the folder defines the functions{why_not}",
-                wanted.kinds
-            ))
-        }
-        many => {
-            sub.problem = Some(format!(
-                "no {named}, and {} {} files define the functions; rename the one to grade",
-                many.len(),
-                wanted.kinds
-            ))
-        }
+        flat::file_entry(name, path, kind.is_file(), wanted)
     }
-    sub
 }
 
 #[cfg(test)]
 mod tests {
+    use super::identity::{assign_identities, identity_key};
     use super::*;
 
     fn py<'a>(name: &'a [&'a str], markers: &'a [String]) -> Wanted<'a> {

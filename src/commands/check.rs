@@ -1,0 +1,167 @@
+//! `salgrade check`: one file graded, with feedback for its author and a
+//! re-run command for each counterexample. It reuses `grade`'s steps: the
+//! engine, the untested functions and the report.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::bail;
+use salgrade_reference::CaseFile;
+
+use super::choose::{Evidence, cases};
+use super::exit_code;
+use super::grade::{Plan, Untested, assembled, engine_for};
+use super::outputs::{Output, output_folder};
+use crate::cli::CheckArgs;
+use crate::discover::{self, Submission};
+use crate::engine;
+use crate::grading::rubric::Rubric;
+use crate::output;
+use crate::report::{self, Report, StudentReport, feedback};
+
+pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
+    if !args.file.is_file() {
+        bail!("`{}` is not a file", args.file.display());
+    }
+    let Some(language) = engine::language_of(&args.file) else {
+        bail!(
+            "`{}` is not a Python (`.py`) or C++ (`.cpp`, `.cc`, `.cxx`) file",
+            args.file.display()
+        );
+    };
+    let (assignment, case_file) = cases(&args.cases, &Evidence::of_file(&args.file))?;
+    let plan = Plan {
+        assignment,
+        case_file,
+        rubric: Rubric::default_for(assignment.functions()),
+        languages: vec![language],
+    };
+    let engine = engine_for(plan, &args.cases, &args.run, &[language])?;
+    let student = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sub = Submission {
+        student,
+        file: Some(args.file.clone()),
+        warnings: vec![],
+        problem: None,
+    };
+    let root = args.file.parent().unwrap_or(Path::new("."));
+    let s = engine.grade(&sub, root, 1)?;
+    let untested = Untested::of(&engine, &args.cases);
+    let mut report = assembled(&engine, vec![s]);
+    untested.leave_out(&mut report);
+    let full = report.students[0].full_marks();
+    let text = match args.format {
+        Some(format) => {
+            if let Some(w) = untested.warning() {
+                eprintln!("warning: {w}");
+            }
+            report::render(&report, format, report::csv::CsvLayout::default())?
+        }
+        None => feedback_text(&report, &args, &untested).into_bytes(),
+    };
+    Output::Stdout.write(&text)?;
+    Ok(exit_code(full))
+}
+
+/// The feedback on the one student of `report`, the untested functions and
+/// a closing line on what to do next.
+fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> String {
+    let s = &report.students[0];
+    let all_pass = s.cases.iter().all(|c| c.verdict.passed());
+    let clean = s.violations.is_empty();
+    let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
+    let reruns = counterexample_files(report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
+    let mut text = feedback::render(report, s, seed, &reruns);
+    if let Some(w) = untested.warning() {
+        text.push_str(&format!("\n{w}\n"));
+    }
+    text.push_str(match (all_pass, clean) {
+        (true, true) => "\nAll cases pass.\n",
+        (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
+        (false, _) => {
+            "\nSome cases fail: the smallest failing case of each function is shown above.\n"
+        }
+    });
+    text
+}
+
+/// Where `check` writes each shown counterexample as a case file (the
+/// folder `grade` keeps its journal in, marked as salgrade's output).
+const COUNTEREXAMPLE_DIR: &str = "salgrade-out";
+
+/// Writes each function's shown counterexample to its own case file in
+/// `dir` and returns, by function, the one command that re-runs it. A
+/// folder that cannot be written costs the commands, not the check: it is
+/// said in a note.
+fn counterexample_files(
+    report: &Report,
+    s: &StudentReport,
+    file: &Path,
+    dir: &Path,
+) -> BTreeMap<String, String> {
+    let mut reruns = BTreeMap::new();
+    let shown: Vec<(&String, &crate::grading::shrink::Counterexample)> = s
+        .functions
+        .iter()
+        .filter_map(|(f, score)| score.counterexample.as_ref().map(|c| (f, c)))
+        .collect();
+    if shown.is_empty() {
+        return reruns;
+    }
+    if let Err(e) = output_folder(dir, "folder") {
+        eprintln!("note: the counterexamples were not written to case files: {e:#}");
+        return reruns;
+    }
+    for (function, c) in shown {
+        let path = dir.join(format!(
+            "counterexample-{}.json",
+            discover::file_stem(function)
+        ));
+        let case_file = CaseFile {
+            assignment: report.assignment.clone(),
+            seed: None,
+            options: report.options.clone(),
+            cases: vec![c.case.clone()],
+        };
+        let written = serde_json::to_vec_pretty(&case_file)
+            .map_err(anyhow::Error::from)
+            .and_then(|mut bytes| {
+                bytes.push(b'\n');
+                Ok(output::write(&path, &bytes)?)
+            });
+        match written {
+            Ok(()) => {
+                reruns.insert(
+                    function.clone(),
+                    format!(
+                        "salgrade check {} --cases-file {}",
+                        shell_word(&file.display().to_string()),
+                        shell_word(&path.display().to_string())
+                    ),
+                );
+            }
+            Err(e) => eprintln!(
+                "note: the counterexample of `{function}` was not written to `{}`: {e:#}",
+                path.display()
+            ),
+        }
+    }
+    reruns
+}
+
+/// `word` quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}

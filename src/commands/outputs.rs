@@ -1,0 +1,110 @@
+//! Where a command's results go: stdout or a file replaced whole on
+//! success, opened before any work; salgrade's own output folders; the
+//! report in the format and CSV layout asked for.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use crate::output::{self, AtomicFile};
+use crate::report::{self, Report};
+
+/// An output opened before any work, so a bad path fails at once; a file is
+/// replaced only when the run succeeds (see [`crate::output`]).
+pub(super) enum Output {
+    Stdout,
+    File(AtomicFile),
+}
+
+impl Output {
+    pub(super) fn open(path: Option<&Path>) -> anyhow::Result<Output> {
+        match path {
+            None => Ok(Output::Stdout),
+            Some(p) if p.as_os_str() == "-" => Ok(Output::Stdout),
+            Some(p) => Ok(Output::File(AtomicFile::create(p)?)),
+        }
+    }
+
+    pub(super) fn write(self, bytes: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)?;
+                out.flush()?;
+            }
+            Output::File(f) => f.commit(bytes)?,
+        }
+        Ok(())
+    }
+}
+
+/// A `report.json` written by `grade --out-dir`.
+pub(super) fn read_report(path: &Path) -> anyhow::Result<Report> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read report `{}`", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "`{}` is not a salgrade `report.json` (from `grade --out-dir`)",
+            path.display()
+        )
+    })
+}
+
+/// Creates an output folder and, when salgrade made it (or it is empty),
+/// marks it as salgrade's own, so a later `grade` of the folder around it
+/// skips it instead of grading it as a student. A folder that already held
+/// other files is not marked: it may be anything.
+pub(super) fn output_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+    let fresh = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create {what} `{}`", dir.display()))?;
+    if fresh {
+        output::mark_as_output(dir)?;
+    }
+    Ok(())
+}
+
+/// Refuses a CSV option given with a format or layout it does not apply to,
+/// and reads the roster (before any grading, so a bad one fails at once).
+pub(super) fn check_layout(
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&Path>,
+) -> anyhow::Result<Option<report::markus::Roster>> {
+    if layout != report::csv::CsvLayout::default() && format != report::Format::Csv {
+        bail!(
+            "`--csv-layout` applies to `--format csv`, not `--format {}`",
+            format.name()
+        );
+    }
+    if roster.is_some()
+        && (format != report::Format::Csv || layout != report::csv::CsvLayout::Markus)
+    {
+        bail!("`--roster` applies to `--format csv --csv-layout markus`");
+    }
+    if roster.is_none() && layout == report::csv::CsvLayout::Markus {
+        eprintln!(
+            "note: without `--roster`, each MarkUs row is keyed by the submission's name; MarkUs rejects (and lists) a row whose name is a group or a suffixed duplicate (`alice-3f09a1`) rather than a user name: pass `--roster` with MarkUs's group list to map them"
+        );
+    }
+    Ok(roster.map(report::markus::Roster::read).transpose()?)
+}
+
+/// The report in `format`; the MarkUs layout's rows keyed through `roster`
+/// when there is one, each row MarkUs could not match printed as a warning.
+pub(super) fn rendered(
+    report: &Report,
+    format: report::Format,
+    layout: report::csv::CsvLayout,
+    roster: Option<&report::markus::Roster>,
+) -> anyhow::Result<Vec<u8>> {
+    let Some(roster) = roster else {
+        return report::render(report, format, layout);
+    };
+    let sheet = report::markus::render(report, Some(roster))?;
+    for w in &sheet.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(sheet.bytes)
+}

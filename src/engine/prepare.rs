@@ -1,0 +1,255 @@
+//! Preparing a run: the deadline policy, and [`Engine::new`], which
+//! calibrates every language graded on its model and naive solutions before
+//! any student is graded.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use salgrade_reference::Case;
+
+use super::{Calibrated, Engine};
+use crate::assignment::Assignment;
+use crate::grading::{self, rubric::Rubric};
+use crate::outcome::RawOutcome;
+use crate::runner::{self, Deadline, Harness, Language, RunnerConfig};
+use salgrade_reference::CaseFile;
+
+/// How per-case deadlines are chosen.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeadlinePolicy {
+    /// The least CPU time a case gets.
+    pub floor: Duration,
+    pub multiplier: f64,
+    /// The least wall time a case gets (the backstop).
+    pub wall_floor: Duration,
+}
+
+/// The wall-time backstop is at least this many times the CPU deadline, so
+/// a correct solution sharing the processor with others (a loaded machine)
+/// is still judged by its CPU time.
+const WALL_PER_CPU: u32 = 10;
+
+/// A case's CPU deadline is at least this many times the naive solution's
+/// CPU time on it. A loaded 2-vCPU machine (two CPU-bound processes and one
+/// streaming memory beside the student) inflates a process's CPU time by
+/// up to about 2x (shared hyperthreads and memory bandwidth), so 10 leaves
+/// the slowest acceptable solution at least a 5x margin under such load.
+pub(crate) const NAIVE_MULTIPLIER: u32 = 10;
+
+/// What one calibration run measured on one case.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Measured {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
+
+impl DeadlinePolicy {
+    /// The deadline of a case on which the model and the naive solution
+    /// used what they did.
+    pub(crate) fn deadline(&self, model: Measured, naive: Measured) -> Deadline {
+        let cpu = self
+            .floor
+            .max(model.cpu.mul_f64(self.multiplier))
+            .max(naive.cpu * NAIVE_MULTIPLIER);
+        Deadline {
+            cpu,
+            wall: self
+                .wall_floor
+                .max(cpu * WALL_PER_CPU)
+                .max(model.wall.mul_f64(self.multiplier))
+                .max(naive.wall * NAIVE_MULTIPLIER),
+        }
+    }
+}
+
+/// The generous deadline the model solution itself runs under.
+pub(crate) const CALIBRATION_DEADLINE: Duration = Duration::from_secs(60);
+
+impl Engine {
+    /// Prepares a run: runs the model solution on every case in the same
+    /// sandbox, which proves the harness and sets each case's deadline.
+    /// Each of `languages` is calibrated on its own model solution.
+    pub(crate) fn new(
+        assignment: &'static dyn Assignment,
+        runner: RunnerConfig,
+        case_file: CaseFile,
+        rubric: Rubric,
+        policy: DeadlinePolicy,
+        shrink_budget: Duration,
+        languages: &[Language],
+    ) -> anyhow::Result<Engine> {
+        let mut calibrated = BTreeMap::new();
+        for &language in languages {
+            let (Some(harness), Some(model), Some(naive)) = (
+                assignment.harness(language),
+                assignment.model_solution(language),
+                assignment.naive_solution(language),
+            ) else {
+                bail!(
+                    "assignment `{}` takes no {} submissions",
+                    assignment.id(),
+                    language.name()
+                );
+            };
+            let deadlines = calibrate(
+                assignment,
+                &harness,
+                Solutions { model, naive },
+                &runner,
+                &case_file.cases,
+                policy,
+            )
+            .with_context(|| format!("{} calibration", language.name()))?;
+            calibrated.insert(language, Calibrated { harness, deadlines });
+        }
+        Ok(Engine {
+            assignment,
+            runner,
+            case_file,
+            rubric,
+            shrink_budget,
+            languages: calibrated,
+        })
+    }
+}
+
+/// The two solutions calibration runs, in one language.
+struct Solutions {
+    model: &'static str,
+    naive: &'static str,
+}
+
+/// Runs the model and the naive solution on every case (side by side, in
+/// slots 0 and 1, before any student uses them) and returns the deadlines.
+fn calibrate(
+    assignment: &dyn Assignment,
+    harness: &Harness,
+    solutions: Solutions,
+    runner: &RunnerConfig,
+    cases: &[Case],
+    policy: DeadlinePolicy,
+) -> anyhow::Result<Vec<Deadline>> {
+    let (model, naive) = std::thread::scope(|scope| {
+        let naive = scope.spawn(|| {
+            measure(assignment, harness, solutions.naive, runner, cases, 1)
+                .context("the naive solution")
+        });
+        let model = measure(assignment, harness, solutions.model, runner, cases, 0)
+            .context("the model solution");
+        let naive = naive
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the naive solution's run panicked")));
+        (model, naive)
+    });
+    let (model, naive) = (model?, naive?);
+    Ok(model
+        .into_iter()
+        .zip(naive)
+        .map(|(m, n)| policy.deadline(m, n))
+        .collect())
+}
+
+/// Runs a solution that must pass every case; returns what it used on each.
+fn measure(
+    assignment: &dyn Assignment,
+    harness: &Harness,
+    solution: &str,
+    runner: &RunnerConfig,
+    cases: &[Case],
+    slot: usize,
+) -> anyhow::Result<Vec<Measured>> {
+    let generous = vec![
+        Deadline {
+            cpu: CALIBRATION_DEADLINE,
+            wall: CALIBRATION_DEADLINE,
+        };
+        cases.len()
+    ];
+    let run = runner::run_submission(runner, harness, solution.as_bytes(), cases, &generous, slot)
+        .context("cannot run it")?;
+    let results = grading::judge_all(assignment, cases, &run.outcomes);
+    if let Some((case, r)) = cases
+        .iter()
+        .zip(&results)
+        .find(|(_, r)| !r.verdict.passed())
+    {
+        let stderr = run.stderr.excerpt();
+        let cause =
+            crate::bounds::limit_to_raise(&r.verdict, &stderr, runner).unwrap_or_else(|| {
+                "either the case file is wrong or this is a salgrade bug".to_owned()
+            });
+        bail!(
+            "it fails case `{}` ({}): {}{}{}. {}",
+            case.id,
+            r.verdict.kind.as_str(),
+            crate::bounds::last_line(r.verdict.detail.as_deref().unwrap_or_default(), 200),
+            r.verdict
+                .got
+                .as_ref()
+                .map(|g| format!(", got {g}"))
+                .unwrap_or_default(),
+            Some(crate::bounds::last_line(&stderr, 200))
+                .filter(|e| !e.is_empty())
+                .map(|e| format!("; its stderr ends: {e}"))
+                .unwrap_or_default(),
+            crate::words::capitalise(&cause)
+        );
+    }
+    Ok(run
+        .outcomes
+        .iter()
+        .map(|o| match o {
+            RawOutcome::Answered {
+                wall_ms,
+                process_cpu_us,
+                ..
+            } => {
+                let wall = Duration::from_millis(*wall_ms);
+                // Without a CPU clock, the wall time stands in for it.
+                let cpu = process_cpu_us.map_or(wall, Duration::from_micros);
+                Measured { cpu, wall }
+            }
+            _ => Measured::default(),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: DeadlinePolicy = DeadlinePolicy {
+        floor: Duration::from_millis(50),
+        multiplier: 25.0,
+        wall_floor: Duration::from_secs(1),
+    };
+
+    fn ms(cpu: u64, wall: u64) -> Measured {
+        Measured {
+            cpu: Duration::from_millis(cpu),
+            wall: Duration::from_millis(wall),
+        }
+    }
+
+    #[test]
+    fn the_naive_solution_sets_the_deadline_where_it_is_slow() {
+        // The dualboard: the model needs 4 ms, the naive one 114 ms.
+        let d = POLICY.deadline(ms(4, 5), ms(114, 120));
+        assert_eq!(d.cpu, Duration::from_millis(1140));
+        assert_eq!(d.wall, Duration::from_millis(11_400));
+    }
+
+    #[test]
+    fn small_cases_stay_at_the_floor() {
+        let d = POLICY.deadline(ms(0, 1), ms(2, 3));
+        assert_eq!(d.cpu, Duration::from_millis(50));
+        assert_eq!(d.wall, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn the_model_still_counts_where_it_is_the_slower() {
+        let d = POLICY.deadline(ms(10, 10), ms(5, 5));
+        assert_eq!(d.cpu, Duration::from_millis(250));
+    }
+}
