@@ -23,7 +23,7 @@ use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::sandbox::{Executable, Program};
+use super::plan::{Access, Executable, Plan, Program, Step, UserMap};
 
 /// Where the session folder appears inside the sandbox.
 pub(crate) const INSIDE_DIR: &str = "/sandbox";
@@ -51,73 +51,6 @@ const MERGED: &[(&str, &str)] = &[
 ];
 /// The device nodes bound into the sandbox's `/dev`.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
-
-/// One step in building the new root, with paths inside it; a bind's source
-/// is reached through the old root, mounted at [`Plan::old_root`].
-#[derive(Debug, Clone)]
-pub(crate) enum Step {
-    Dir(CString),
-    /// An empty file, the mount point for a file bind.
-    File(CString),
-    Bind {
-        from: CString,
-        to: CString,
-        access: Access,
-    },
-    Tmpfs {
-        to: CString,
-        options: CString,
-    },
-    Proc(CString),
-    Symlink {
-        target: CString,
-        link: CString,
-    },
-    /// The session folder under a writable layer on the scratch tmpfs:
-    /// `upper` and `work` are made (`upper` owned by `owner`, 0700), and
-    /// an overlay of `lower` mounted at `to` with `options`. Where the
-    /// kernel refuses the overlay, `lower` is bound writable instead.
-    Overlay {
-        lower: CString,
-        upper: CString,
-        work: CString,
-        to: CString,
-        options: CString,
-        owner: Option<(u32, u32)>,
-    },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Access {
-    ReadOnly,
-    Writable,
-    /// A device node: writable, and the only mount without `nodev`.
-    Device,
-}
-
-/// A user namespace for runs without root: salgrade's uid and gid, mapped
-/// onto themselves (the only mapping an unprivileged process may write).
-#[derive(Debug, Clone)]
-pub(crate) struct UserMap {
-    pub uid_map: CString,
-    pub gid_map: CString,
-}
-
-/// Everything `unix::confine` needs, as C strings made before the fork.
-#[derive(Debug, Clone)]
-pub(crate) struct Plan {
-    /// An existing folder of the old root where the new root's tmpfs is
-    /// mounted before `pivot_root` (the temp dir).
-    pub base: CString,
-    /// The old root's mount point inside the new one, relative to `base`
-    /// before the pivot and absolute after it.
-    pub old_root_in_base: CString,
-    pub old_root: CString,
-    pub root_options: CString,
-    pub steps: Vec<Step>,
-    pub workdir: CString,
-    pub user: Option<UserMap>,
-}
 
 fn c(path: impl AsRef<Path>) -> CString {
     // Paths come from the file system and from salgrade, never with a NUL;

@@ -13,10 +13,12 @@ pub(crate) mod cgroup;
 pub(crate) mod confine;
 pub(crate) mod cxx;
 pub(crate) mod lint;
+pub(crate) mod plan;
 pub(crate) mod protocol;
 pub(crate) mod sandbox;
 pub(crate) mod session;
 pub(crate) mod setup;
+pub(crate) mod toolchain;
 #[expect(
     unsafe_code,
     reason = "pre_exec, setrlimit and kill: each block has its SAFETY comment"
@@ -28,10 +30,12 @@ use std::time::Duration;
 
 use crate::outcome::{ImportProblem, RawOutcome};
 use capture::Captured;
-pub(crate) use lint::{LintAsk, LintRun, lint_source};
+pub(crate) use lint::{LintAsk, lint_source};
+pub(crate) use plan::Limits;
+pub(crate) use protocol::LintRun;
 use protocol::{Message, Request};
 use salgrade_reference::Case;
-pub(crate) use sandbox::{Limits, Python, SandboxKind};
+pub(crate) use sandbox::{Python, SandboxKind};
 use session::{CallEnd, Session, SessionFile, Started};
 pub(crate) use session::{RunnerConfig, SessionError};
 

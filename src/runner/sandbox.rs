@@ -24,7 +24,7 @@ use std::process::Command;
 use clap::ValueEnum;
 use serde::Serialize;
 
-use super::unix::{ChildLimits, Identity};
+use super::plan::{ChildLimits, Executable, Identity, Limits, Plan, Program};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,42 +38,6 @@ pub(crate) enum SandboxKind {
     Rlimit,
     /// bubblewrap namespaces plus the rlimit protections.
     Bwrap,
-}
-
-/// The resource limits every student process gets (defaults in the README).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub(crate) struct Limits {
-    pub memory_mb: u64,
-    pub cpu_seconds: u64,
-    pub file_size_mb: u64,
-    pub open_files: u64,
-    pub processes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            memory_mb: 1024,
-            cpu_seconds: 60,
-            file_size_mb: 16,
-            open_files: 64,
-            processes: 32,
-        }
-    }
-}
-
-impl Limits {
-    pub(crate) fn child_limits(&self) -> ChildLimits {
-        ChildLimits {
-            address_space: self.memory_mb * 1024 * 1024,
-            // The soft limit comes first so the student gets SIGXCPU, a
-            // recognisable signal, before the kernel's SIGKILL at the hard one.
-            cpu_seconds: (self.cpu_seconds, self.cpu_seconds + 2),
-            file_size: self.file_size_mb * 1024 * 1024,
-            open_files: self.open_files,
-            processes: self.processes,
-        }
-    }
 }
 
 /// The interpreter, resolved once per run.
@@ -159,34 +123,7 @@ pub(crate) struct Launch {
     /// The uid whose processes are swept after the session, if any.
     pub sweep_uid: Option<u32>,
     /// The namespaces and root of the `namespaces` backend.
-    pub confine: Option<confine::Plan>,
-}
-
-/// Where a program's executable is.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Executable<'a> {
-    /// An installed program (the interpreter, the compiler).
-    System(&'a Path),
-    /// A file in the session folder (a compiled submission).
-    InSession(&'a str),
-}
-
-/// A program to run in the sandbox, as a toolchain describes it.
-#[derive(Debug, Clone)]
-pub(crate) struct Program<'a> {
-    pub executable: Executable<'a>,
-    pub args: Vec<String>,
-    /// Trees outside `/usr` the program needs to see (read-only).
-    pub binds: Vec<&'a Path>,
-    /// Run as the slot's unprivileged uid (only as root; see `can_drop`).
-    pub drop_privileges: bool,
-    /// The resource limits, when not the run's own (a compiler's).
-    pub limits: Limits,
-    /// Salgrade reads a file the program writes (the compiler's output):
-    /// its writes go to the session folder itself. Otherwise (student
-    /// code) they go to a size-limited scratch layer over it, in the
-    /// `namespaces` backend.
-    pub keeps_output: bool,
+    pub confine: Option<Plan>,
 }
 
 pub(crate) fn launch(

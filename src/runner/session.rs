@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 
 use super::capture::{self, Captured, Shared};
 use super::cgroup::{Cgroups, CpuFormat, SessionGroup, SlotGroup};
+use super::plan::{Limits, Program};
 use super::protocol::{self, Message, Request};
-use super::sandbox::{self, Limits, Program, Python, SandboxKind};
+use super::sandbox::{self, Python, SandboxKind};
 use super::unix::{self, Group};
 use crate::outcome::{Death, RaisedError};
 
@@ -187,9 +188,9 @@ enum Event {
 pub(crate) struct RunnerConfig {
     pub python: Python,
     /// The C++ compiler, when a C++ submission is to be graded.
-    pub cxx: Option<super::cxx::Cxx>,
+    pub cxx: Option<super::toolchain::Cxx>,
     /// The deadline and limits of a C++ build.
-    pub build: super::cxx::BuildSettings,
+    pub build: super::toolchain::BuildSettings,
     pub sandbox: SandboxKind,
     pub limits: Limits,
     pub import_timeout: Duration,
@@ -286,7 +287,7 @@ pub(crate) struct Session {
     /// reaped when the child is killed first.
     inner: Vec<i32>,
     /// The rule check's answer, when the driver was asked to lint first.
-    pub linted: Option<super::lint::LintRun>,
+    pub linted: Option<super::protocol::LintRun>,
     /// The session folder, removed when the session is dropped.
     dir: tempfile::TempDir,
 }
@@ -319,7 +320,7 @@ impl Session {
             if let Ok(line) = &first {
                 match Message::parse(line)
                     .ok()
-                    .and_then(super::lint::LintRun::from_message)
+                    .and_then(super::protocol::LintRun::from_message)
                 {
                     Some(run) => {
                         session.linted = Some(run);

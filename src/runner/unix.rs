@@ -25,28 +25,11 @@ use nix::unistd::{
     sethostname, setuid, symlinkat,
 };
 
-use super::confine::{Access, Plan, Step};
+use super::plan::{Access, ChildLimits, Identity, Plan, Step};
 
 /// The fds the driver finds its protocol on.
 pub(crate) const CHILD_REQUEST_FD: RawFd = 3;
 pub(crate) const CHILD_RESPONSE_FD: RawFd = 4;
-
-/// Resource limits applied in the child, as (soft, hard) pairs.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ChildLimits {
-    pub address_space: u64,
-    pub cpu_seconds: (u64, u64),
-    pub file_size: u64,
-    pub open_files: u64,
-    pub processes: u64,
-}
-
-/// An unprivileged identity to run student code as (only when we are root).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Identity {
-    pub uid: u32,
-    pub gid: u32,
-}
 
 /// A process group, the one target every signal goes through, so a pid can
 /// never be mistaken for a group id.
