@@ -131,6 +131,23 @@ pub(crate) fn plan(
     user: Option<UserMap>,
     owner: Option<(u32, u32)>,
 ) -> Plan {
+    let mut steps = host_trees(program, tmp_mb);
+    proc_and_dev(&mut steps, tmp_mb);
+    session_folder(&mut steps, program, dir, owner);
+    Plan {
+        base: c(std::env::temp_dir()),
+        old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
+        old_root: c(OLD_ROOT),
+        root_options: c("mode=0755,size=1m"),
+        steps,
+        workdir: c(INSIDE_DIR),
+        user,
+    }
+}
+
+/// The host's system trees, read-only; the private /tmp; then the trees
+/// outside `/usr` the program needs.
+fn host_trees(program: &Program<'_>, tmp_mb: u64) -> Vec<Step> {
     let mut b = Builder::default();
     for sys in SYSTEM {
         b.bind(Path::new(sys));
@@ -169,7 +186,12 @@ pub(crate) fn plan(
             b.bind(tree);
         }
     }
-    let mut steps = b.steps;
+    b.steps
+}
+
+/// A fresh /proc, and a small /dev with only the allowed devices, the
+/// standard links and a private /dev/shm.
+fn proc_and_dev(steps: &mut Vec<Step>, tmp_mb: u64) {
     steps.push(Step::Dir(c("/proc")));
     steps.push(Step::Proc(c("/proc")));
     steps.push(Step::Dir(c("/dev")));
@@ -204,6 +226,16 @@ pub(crate) fn plan(
         to: c("/dev/shm"),
         options: c(format!("mode=1777,size={tmp_mb}m")),
     });
+}
+
+/// The session folder `dir` at [`INSIDE_DIR`]: bound writable when the
+/// program's output is kept, otherwise under a size-limited scratch layer.
+fn session_folder(
+    steps: &mut Vec<Step>,
+    program: &Program<'_>,
+    dir: &Path,
+    owner: Option<(u32, u32)>,
+) {
     steps.push(Step::Dir(c(INSIDE_DIR)));
     if program.keeps_output {
         steps.push(Step::Bind {
@@ -211,37 +243,28 @@ pub(crate) fn plan(
             to: c(INSIDE_DIR),
             access: Access::Writable,
         });
-    } else {
-        let scratch_mb = (SCRATCH_FILES * program.limits.file_size_mb).max(1);
-        steps.push(Step::Dir(c(SCRATCH)));
-        steps.push(Step::Tmpfs {
-            to: c(SCRATCH),
-            options: c(format!("mode=0755,size={scratch_mb}m")),
-        });
-        let upper = format!("{SCRATCH}/upper");
-        let work = format!("{SCRATCH}/work");
-        let lower = old(dir);
-        steps.push(Step::Overlay {
-            options: c(format!(
-                "lowerdir={},upperdir={upper},workdir={work}",
-                lower.to_string_lossy()
-            )),
-            lower,
-            upper: c(&upper),
-            work: c(&work),
-            to: c(INSIDE_DIR),
-            owner,
-        });
+        return;
     }
-    Plan {
-        base: c(std::env::temp_dir()),
-        old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
-        old_root: c(OLD_ROOT),
-        root_options: c("mode=0755,size=1m"),
-        steps,
-        workdir: c(INSIDE_DIR),
-        user,
-    }
+    let scratch_mb = (SCRATCH_FILES * program.limits.file_size_mb).max(1);
+    steps.push(Step::Dir(c(SCRATCH)));
+    steps.push(Step::Tmpfs {
+        to: c(SCRATCH),
+        options: c(format!("mode=0755,size={scratch_mb}m")),
+    });
+    let upper = format!("{SCRATCH}/upper");
+    let work = format!("{SCRATCH}/work");
+    let lower = old(dir);
+    steps.push(Step::Overlay {
+        options: c(format!(
+            "lowerdir={},upperdir={upper},workdir={work}",
+            lower.to_string_lossy()
+        )),
+        lower,
+        upper: c(&upper),
+        work: c(&work),
+        to: c(INSIDE_DIR),
+        owner,
+    });
 }
 
 /// The executable's path inside the sandbox.
