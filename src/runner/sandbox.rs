@@ -168,87 +168,108 @@ pub(crate) fn launch(
         },
         SandboxKind::Namespaces => {
             let command = plain(&confine::inside_executable(program.executable));
-            // Without root, a user namespace maps salgrade's own ids; as
-            // root without a uid to drop to, one maps root onto itself, so
-            // the program holds no capability over the machine.
-            let user = if !super::unix::is_root() {
-                Some(confine::own_user_map())
-            } else if identity.is_none() {
-                Some(confine::root_user_map())
-            } else {
-                None
-            };
-            Launch {
-                command,
-                limits,
-                identity,
-                // Nothing to sweep: every process of the student lives in
-                // the PID namespace, which dies with its init.
-                sweep_uid: None,
-                confine: Some(confine::plan(
-                    program,
-                    dir,
-                    program.limits.memory_mb,
-                    user,
-                    identity.map(|i| (i.uid, i.gid)),
-                )),
-            }
+            namespaces(command, program, dir, limits, identity)
         }
-        SandboxKind::Bwrap => {
-            let mut command = Command::new("bwrap");
-            command.env_clear().envs(ENV.iter().copied());
-            command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
-            command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
-            for sys_dir in [
-                "/usr",
-                "/etc/alternatives",
-                "/etc/ld.so.cache",
-                "/etc/localtime",
-            ] {
-                command.args(["--ro-bind-try", sys_dir, sys_dir]);
-            }
-            for (link, target) in [
-                ("/lib", "usr/lib"),
-                ("/lib64", "usr/lib64"),
-                ("/bin", "usr/bin"),
-                ("/sbin", "usr/sbin"),
-            ] {
-                if Path::new(link).is_symlink() {
-                    command.args(["--symlink", target, link]);
-                } else {
-                    command.args(["--ro-bind-try", link, link]);
-                }
-            }
-            for bind in &program.binds {
-                if !bind.starts_with("/usr") {
-                    let p = bind.to_string_lossy();
-                    command.args(["--ro-bind", &p, &p]);
-                }
-            }
-            command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
-            command.args([
-                "--bind",
-                &dir.to_string_lossy(),
-                INSIDE_DIR,
-                "--chdir",
-                INSIDE_DIR,
-            ]);
-            command.arg("--");
-            match program.executable {
-                Executable::System(p) => command.arg(p),
-                Executable::InSession(name) => command.arg(Path::new(INSIDE_DIR).join(name)),
-            };
-            command.args(&program.args);
-            // As root, bubblewrap itself starts as the slot's uid (it then
-            // needs unprivileged user namespaces, checked by `can_drop`).
-            Launch {
-                command,
-                limits,
-                identity,
-                sweep_uid: identity.map(|i| i.uid),
-                confine: None,
-            }
+        SandboxKind::Bwrap => bwrap(program, dir, uid, limits, identity),
+    }
+}
+
+/// The `namespaces` backend: `command` run in fresh namespaces under the
+/// root [`confine::plan`] computes.
+fn namespaces(
+    command: Command,
+    program: &Program<'_>,
+    dir: &Path,
+    limits: Option<ChildLimits>,
+    identity: Option<Identity>,
+) -> Launch {
+    // Without root, a user namespace maps salgrade's own ids; as
+    // root without a uid to drop to, one maps root onto itself, so
+    // the program holds no capability over the machine.
+    let user = if !super::unix::is_root() {
+        Some(confine::own_user_map())
+    } else if identity.is_none() {
+        Some(confine::root_user_map())
+    } else {
+        None
+    };
+    Launch {
+        command,
+        limits,
+        identity,
+        // Nothing to sweep: every process of the student lives in
+        // the PID namespace, which dies with its init.
+        sweep_uid: None,
+        confine: Some(confine::plan(
+            program,
+            dir,
+            program.limits.memory_mb,
+            user,
+            identity.map(|i| (i.uid, i.gid)),
+        )),
+    }
+}
+
+/// The `bwrap` backend: bubblewrap runs the program as the slot's `uid`.
+fn bwrap(
+    program: &Program<'_>,
+    dir: &Path,
+    uid: u32,
+    limits: Option<ChildLimits>,
+    identity: Option<Identity>,
+) -> Launch {
+    let mut command = Command::new("bwrap");
+    command.env_clear().envs(ENV.iter().copied());
+    command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
+    command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
+    for sys_dir in [
+        "/usr",
+        "/etc/alternatives",
+        "/etc/ld.so.cache",
+        "/etc/localtime",
+    ] {
+        command.args(["--ro-bind-try", sys_dir, sys_dir]);
+    }
+    for (link, target) in [
+        ("/lib", "usr/lib"),
+        ("/lib64", "usr/lib64"),
+        ("/bin", "usr/bin"),
+        ("/sbin", "usr/sbin"),
+    ] {
+        if Path::new(link).is_symlink() {
+            command.args(["--symlink", target, link]);
+        } else {
+            command.args(["--ro-bind-try", link, link]);
         }
+    }
+    for bind in &program.binds {
+        if !bind.starts_with("/usr") {
+            let p = bind.to_string_lossy();
+            command.args(["--ro-bind", &p, &p]);
+        }
+    }
+    command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
+    command.args([
+        "--bind",
+        &dir.to_string_lossy(),
+        INSIDE_DIR,
+        "--chdir",
+        INSIDE_DIR,
+    ]);
+    command.arg("--");
+    match program.executable {
+        Executable::System(p) => command.arg(p),
+        Executable::InSession(name) => command.arg(Path::new(INSIDE_DIR).join(name)),
+    };
+    command.args(&program.args);
+    // As root, bubblewrap itself starts as the slot's uid (it then
+    // needs unprivileged user namespaces, checked by `can_drop`).
+    Launch {
+        command,
+        limits,
+        identity,
+        sweep_uid: identity.map(|i| i.uid),
+        confine: None,
     }
 }
 
