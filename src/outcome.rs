@@ -114,9 +114,7 @@ pub(crate) enum ImportProblem {
     /// The process died while importing (`os._exit`, a crash, a kill).
     Died { death: Death },
     /// A compiled submission did not build.
-    BuildFailed {
-        failure: crate::runner::cxx::BuildFailure,
-    },
+    BuildFailed { failure: BuildFailure },
 }
 
 /// The raw outcome of one case: facts, no judgement.
@@ -145,6 +143,15 @@ pub(crate) enum RawOutcome {
     },
     /// The process died during the call.
     Died { death: Death },
+}
+
+/// Why a submission did not build.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct BuildFailure {
+    /// The first errors, `file:line:column: message`.
+    pub errors: Vec<String>,
+    /// What else happened, in words (a deadline, a signal, more errors).
+    pub note: Option<String>,
 }
 
 #[cfg(test)]

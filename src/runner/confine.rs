@@ -23,7 +23,7 @@ use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::sandbox::{Executable, Program};
+use super::plan::{Access, Executable, Plan, Program, Step, UserMap};
 
 /// Where the session folder appears inside the sandbox.
 pub(crate) const INSIDE_DIR: &str = "/sandbox";
@@ -51,73 +51,6 @@ const MERGED: &[(&str, &str)] = &[
 ];
 /// The device nodes bound into the sandbox's `/dev`.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
-
-/// One step in building the new root, with paths inside it; a bind's source
-/// is reached through the old root, mounted at [`Plan::old_root`].
-#[derive(Debug, Clone)]
-pub(crate) enum Step {
-    Dir(CString),
-    /// An empty file, the mount point for a file bind.
-    File(CString),
-    Bind {
-        from: CString,
-        to: CString,
-        access: Access,
-    },
-    Tmpfs {
-        to: CString,
-        options: CString,
-    },
-    Proc(CString),
-    Symlink {
-        target: CString,
-        link: CString,
-    },
-    /// The session folder under a writable layer on the scratch tmpfs:
-    /// `upper` and `work` are made (`upper` owned by `owner`, 0700), and
-    /// an overlay of `lower` mounted at `to` with `options`. Where the
-    /// kernel refuses the overlay, `lower` is bound writable instead.
-    Overlay {
-        lower: CString,
-        upper: CString,
-        work: CString,
-        to: CString,
-        options: CString,
-        owner: Option<(u32, u32)>,
-    },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Access {
-    ReadOnly,
-    Writable,
-    /// A device node: writable, and the only mount without `nodev`.
-    Device,
-}
-
-/// A user namespace for runs without root: salgrade's uid and gid, mapped
-/// onto themselves (the only mapping an unprivileged process may write).
-#[derive(Debug, Clone)]
-pub(crate) struct UserMap {
-    pub uid_map: CString,
-    pub gid_map: CString,
-}
-
-/// Everything `unix::confine` needs, as C strings made before the fork.
-#[derive(Debug, Clone)]
-pub(crate) struct Plan {
-    /// An existing folder of the old root where the new root's tmpfs is
-    /// mounted before `pivot_root` (the temp dir).
-    pub base: CString,
-    /// The old root's mount point inside the new one, relative to `base`
-    /// before the pivot and absolute after it.
-    pub old_root_in_base: CString,
-    pub old_root: CString,
-    pub root_options: CString,
-    pub steps: Vec<Step>,
-    pub workdir: CString,
-    pub user: Option<UserMap>,
-}
 
 fn c(path: impl AsRef<Path>) -> CString {
     // Paths come from the file system and from salgrade, never with a NUL;
@@ -198,6 +131,23 @@ pub(crate) fn plan(
     user: Option<UserMap>,
     owner: Option<(u32, u32)>,
 ) -> Plan {
+    let mut steps = host_trees(program, tmp_mb);
+    proc_and_dev(&mut steps, tmp_mb);
+    session_folder(&mut steps, program, dir, owner);
+    Plan {
+        base: c(std::env::temp_dir()),
+        old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
+        old_root: c(OLD_ROOT),
+        root_options: c("mode=0755,size=1m"),
+        steps,
+        workdir: c(INSIDE_DIR),
+        user,
+    }
+}
+
+/// The host's system trees, read-only; the private /tmp; then the trees
+/// outside `/usr` the program needs.
+fn host_trees(program: &Program<'_>, tmp_mb: u64) -> Vec<Step> {
     let mut b = Builder::default();
     for sys in SYSTEM {
         b.bind(Path::new(sys));
@@ -236,7 +186,12 @@ pub(crate) fn plan(
             b.bind(tree);
         }
     }
-    let mut steps = b.steps;
+    b.steps
+}
+
+/// A fresh /proc, and a small /dev with only the allowed devices, the
+/// standard links and a private /dev/shm.
+fn proc_and_dev(steps: &mut Vec<Step>, tmp_mb: u64) {
     steps.push(Step::Dir(c("/proc")));
     steps.push(Step::Proc(c("/proc")));
     steps.push(Step::Dir(c("/dev")));
@@ -271,6 +226,16 @@ pub(crate) fn plan(
         to: c("/dev/shm"),
         options: c(format!("mode=1777,size={tmp_mb}m")),
     });
+}
+
+/// The session folder `dir` at [`INSIDE_DIR`]: bound writable when the
+/// program's output is kept, otherwise under a size-limited scratch layer.
+fn session_folder(
+    steps: &mut Vec<Step>,
+    program: &Program<'_>,
+    dir: &Path,
+    owner: Option<(u32, u32)>,
+) {
     steps.push(Step::Dir(c(INSIDE_DIR)));
     if program.keeps_output {
         steps.push(Step::Bind {
@@ -278,37 +243,28 @@ pub(crate) fn plan(
             to: c(INSIDE_DIR),
             access: Access::Writable,
         });
-    } else {
-        let scratch_mb = (SCRATCH_FILES * program.limits.file_size_mb).max(1);
-        steps.push(Step::Dir(c(SCRATCH)));
-        steps.push(Step::Tmpfs {
-            to: c(SCRATCH),
-            options: c(format!("mode=0755,size={scratch_mb}m")),
-        });
-        let upper = format!("{SCRATCH}/upper");
-        let work = format!("{SCRATCH}/work");
-        let lower = old(dir);
-        steps.push(Step::Overlay {
-            options: c(format!(
-                "lowerdir={},upperdir={upper},workdir={work}",
-                lower.to_string_lossy()
-            )),
-            lower,
-            upper: c(&upper),
-            work: c(&work),
-            to: c(INSIDE_DIR),
-            owner,
-        });
+        return;
     }
-    Plan {
-        base: c(std::env::temp_dir()),
-        old_root_in_base: c(OLD_ROOT.trim_start_matches('/')),
-        old_root: c(OLD_ROOT),
-        root_options: c("mode=0755,size=1m"),
-        steps,
-        workdir: c(INSIDE_DIR),
-        user,
-    }
+    let scratch_mb = (SCRATCH_FILES * program.limits.file_size_mb).max(1);
+    steps.push(Step::Dir(c(SCRATCH)));
+    steps.push(Step::Tmpfs {
+        to: c(SCRATCH),
+        options: c(format!("mode=0755,size={scratch_mb}m")),
+    });
+    let upper = format!("{SCRATCH}/upper");
+    let work = format!("{SCRATCH}/work");
+    let lower = old(dir);
+    steps.push(Step::Overlay {
+        options: c(format!(
+            "lowerdir={},upperdir={upper},workdir={work}",
+            lower.to_string_lossy()
+        )),
+        lower,
+        upper: c(&upper),
+        work: c(&work),
+        to: c(INSIDE_DIR),
+        owner,
+    });
 }
 
 /// The executable's path inside the sandbox.

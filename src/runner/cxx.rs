@@ -11,13 +11,13 @@
 //! cannot clash with the student's.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, bail};
-use serde::{Deserialize, Serialize};
 
-use super::sandbox::{Executable, Limits, Program};
+use super::plan::{Executable, Program};
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
+pub(crate) use super::toolchain::{BuildSettings, Cxx};
+use crate::outcome::BuildFailure;
 
 /// The generic driver, included by every assignment's C++ adapter.
 pub(crate) const DRIVER_HPP: &str = include_str!("cxx/driver.hpp");
@@ -43,14 +43,6 @@ pub(crate) const FLAGS: &[&str] = &[
     "-fmax-errors=20",
 ];
 
-/// The compiler, resolved once per run.
-#[derive(Debug, Clone)]
-pub(crate) struct Cxx {
-    pub executable: PathBuf,
-    /// The first line of `--version` (`g++ (Debian 12.2.0-14) 12.2.0`).
-    pub version: String,
-}
-
 /// What an assignment supplies to build a C++ submission.
 #[derive(Debug, Clone)]
 pub(crate) struct CxxHarness {
@@ -68,15 +60,6 @@ pub(crate) struct CxxHarness {
 pub(crate) struct Built {
     pub program: Vec<u8>,
     pub warnings: Vec<String>,
-}
-
-/// Why a submission did not build.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct BuildFailure {
-    /// The first errors, `file:line:column: message`.
-    pub errors: Vec<String>,
-    /// What else happened, in words (a deadline, a signal, more errors).
-    pub note: Option<String>,
 }
 
 /// Finds the compiler: `explicit`, else `g++`, else `c++` on PATH.
@@ -318,33 +301,6 @@ fn first_lines(text: &str) -> String {
         "the compiler failed without a message".to_owned()
     } else {
         without_glue_names(&lines.join("\n"))
-    }
-}
-
-/// Build settings: their own deadline and limits (a compiler needs more
-/// memory and processes than a student's program).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct BuildSettings {
-    pub timeout: Duration,
-    pub limits: Limits,
-}
-
-impl Default for BuildSettings {
-    /// A build's budget is CPU time (`limits.cpu_seconds`, per compiler
-    /// process), which other programs on the machine do not use up; the
-    /// wall-time deadline is only a generous backstop for a compiler that
-    /// blocks.
-    fn default() -> BuildSettings {
-        BuildSettings {
-            timeout: Duration::from_secs(300),
-            limits: Limits {
-                memory_mb: 2048,
-                cpu_seconds: 60,
-                file_size_mb: 64,
-                open_files: 256,
-                processes: 32,
-            },
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::protocol::{Message, Request};
+use super::protocol::{LintRun, Message, Request};
 use super::session::{CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 
 pub(crate) const CHECKER_NAME: &str = "_salgrade_lint.py";
@@ -30,26 +30,6 @@ impl LintAsk<'_> {
         .line();
         String::from_utf8_lossy(&line).trim_end().to_owned()
     }
-}
-
-impl LintRun {
-    /// The checker's answer, from its message; `None` for any other message.
-    pub(crate) fn from_message(message: Message) -> Option<LintRun> {
-        match message {
-            Message::Linted { findings } => Some(LintRun::Findings(findings)),
-            Message::Unreadable { error } => Some(LintRun::Unreadable(error)),
-            _ => None,
-        }
-    }
-}
-
-/// How checking one file went.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum LintRun {
-    /// The checker's `findings` array (possibly empty).
-    Findings(serde_json::Value),
-    /// The file could not be checked (a syntax error, most often).
-    Unreadable(String),
 }
 
 pub(crate) fn lint_source(

@@ -13,10 +13,12 @@ pub(crate) mod cgroup;
 pub(crate) mod confine;
 pub(crate) mod cxx;
 pub(crate) mod lint;
+pub(crate) mod plan;
 pub(crate) mod protocol;
 pub(crate) mod sandbox;
 pub(crate) mod session;
 pub(crate) mod setup;
+pub(crate) mod toolchain;
 #[expect(
     unsafe_code,
     reason = "pre_exec, setrlimit and kill: each block has its SAFETY comment"
@@ -28,10 +30,12 @@ use std::time::Duration;
 
 use crate::outcome::{ImportProblem, RawOutcome};
 use capture::Captured;
-pub(crate) use lint::{LintAsk, LintRun, lint_source};
+pub(crate) use lint::{LintAsk, lint_source};
+pub(crate) use plan::Limits;
+pub(crate) use protocol::LintRun;
 use protocol::{Message, Request};
 use salgrade_reference::Case;
-pub(crate) use sandbox::{Limits, Python, SandboxKind};
+pub(crate) use sandbox::{Python, SandboxKind};
 use session::{CallEnd, Session, SessionFile, Started};
 pub(crate) use session::{RunnerConfig, SessionError};
 
@@ -256,36 +260,42 @@ impl<'a> SubmissionRunner<'a> {
                     files,
                 };
             }
-            Harness::Cxx(h) => {
-                let Some(compiler) = &cfg.cxx else {
-                    return Err(SessionError::NoCompiler);
-                };
-                let built = match cxx::build(cfg, compiler, h, source, slot) {
-                    Err(e) if e.is_students() => {
-                        runner.broken = Some(ImportProblem::Died {
-                            death: crate::outcome::Death {
-                                code: None,
-                                signal: None,
-                                note: Some(e.to_string()),
-                                memory: false,
-                            },
-                        });
-                        return Ok(runner);
-                    }
-                    other => other?,
-                };
-                match built {
-                    Ok(built) => {
-                        runner.build_warnings = built.warnings;
-                        runner.prepared = Prepared::Compiled {
-                            program: built.program,
-                        };
-                    }
-                    Err(failure) => runner.broken = Some(ImportProblem::BuildFailed { failure }),
-                }
-            }
+            Harness::Cxx(h) => runner.build_cxx(h, source)?,
         }
         Ok(runner)
+    }
+
+    /// Builds a C++ submission in the sandbox: the program to run, or the
+    /// reason nothing can (a failed build, or a compiler the student's code
+    /// killed).
+    fn build_cxx(&mut self, h: &cxx::CxxHarness, source: &[u8]) -> Result<(), SessionError> {
+        let Some(compiler) = &self.cfg.cxx else {
+            return Err(SessionError::NoCompiler);
+        };
+        let built = match cxx::build(self.cfg, compiler, h, source, self.slot) {
+            Err(e) if e.is_students() => {
+                self.broken = Some(ImportProblem::Died {
+                    death: crate::outcome::Death {
+                        code: None,
+                        signal: None,
+                        note: Some(e.to_string()),
+                        memory: false,
+                    },
+                });
+                return Ok(());
+            }
+            other => other?,
+        };
+        match built {
+            Ok(built) => {
+                self.build_warnings = built.warnings;
+                self.prepared = Prepared::Compiled {
+                    program: built.program,
+                };
+            }
+            Err(failure) => self.broken = Some(ImportProblem::BuildFailed { failure }),
+        }
+        Ok(())
     }
 
     /// The rule check's answer, if a session ran it (the first one does,
@@ -339,17 +349,11 @@ impl<'a> SubmissionRunner<'a> {
         if let Some(death) = self.given_up(&case.function) {
             return Ok(RawOutcome::Died { death });
         }
-        let mut attempt = 0;
+        let mut attempt: u32 = 0;
         loop {
             attempt += 1;
-            if self.current.is_none() {
-                match self.start()? {
-                    Ok(ready) => self.current = Some(ready),
-                    Err(problem) => {
-                        self.broken = Some(problem.clone());
-                        return Ok(RawOutcome::NotRun { problem });
-                    }
-                }
+            if let Some(problem) = self.ensure_started()? {
+                return Ok(RawOutcome::NotRun { problem });
             }
             let Some((session, functions)) = self.current.as_mut() else {
                 unreachable!("started above")
@@ -367,31 +371,11 @@ impl<'a> SubmissionRunner<'a> {
                 _ => session.send(&request),
             };
             if let (Ok(_), Some(next)) = (&sent, next) {
-                if functions.get(&next.function).copied().unwrap_or(false) {
-                    let ahead = Request::Call {
-                        case: &next.id,
-                        function: &next.function,
-                        input: &next.input,
-                    };
-                    if session.send(&ahead).is_ok() {
-                        self.queued = Some((next.id.clone(), None));
-                    }
+                if send_ahead(session, functions, next) {
+                    self.queued = Some((next.id.clone(), None));
                 }
             }
-            // A submission that timed out is likely to again: its next
-            // process boots while this case runs.
-            if self.timeout_confirmed
-                && self.spare.is_none()
-                && self.cfg.sandbox == SandboxKind::Namespaces
-            {
-                // A spare that cannot start (the running session fills the
-                // slot) is simply not there.
-                self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true) {
-                    Ok(spare) => spare,
-                    Err(e) if e.is_students() => None,
-                    Err(e) => return Err(e),
-                };
-            }
+            self.boot_spare()?;
             let Some((session, _)) = self.current.as_mut() else {
                 unreachable!("started above")
             };
@@ -415,41 +399,91 @@ impl<'a> SubmissionRunner<'a> {
                         process_cpu_us: cpu.map(|c| c.as_micros() as u64),
                     });
                 }
-                CallEnd::Answered { message, .. } => {
-                    let note = format!("answered out of turn: {message:?}");
-                    self.end_session();
-                    return Ok(RawOutcome::Died {
-                        death: crate::outcome::Death {
-                            code: None,
-                            signal: None,
-                            note: Some(note.chars().take(200).collect()),
-                            memory: false,
-                        },
-                    });
-                }
+                CallEnd::Answered { message, .. } => return Ok(self.out_of_turn(&message)),
                 CallEnd::TimedOut { cpu } => {
-                    self.end_session();
-                    if self.timeout_confirmed || attempt > 1 {
-                        self.timeout_confirmed = true;
-                        let limit = if cpu { deadline.cpu } else { deadline.wall };
-                        return Ok(RawOutcome::TimedOut {
-                            limit_ms: limit.as_millis() as u64,
-                            retried: attempt > 1,
-                            cpu,
-                        });
+                    if let Some(outcome) = self.timed_out(cpu, deadline, attempt) {
+                        return Ok(outcome);
                     }
                 }
-                CallEnd::Died(death) => {
-                    self.end_session();
-                    let (died, answered) = self.deaths.entry(case.function.clone()).or_default();
-                    *died += 1;
-                    if !*answered && *died >= MAX_DEATHS {
-                        self.last_death.insert(case.function.clone(), death.clone());
-                    }
-                    return Ok(RawOutcome::Died { death });
+                CallEnd::Died(death) => return Ok(self.died(&case.function, death)),
+            }
+        }
+    }
+
+    /// The session overran `deadline` on try `attempt`: it is ended, and
+    /// the timeout believed (`Some`) unless it is the submission's first,
+    /// which is retried once in a fresh process.
+    fn timed_out(&mut self, cpu: bool, deadline: Deadline, attempt: u32) -> Option<RawOutcome> {
+        self.end_session();
+        if !(self.timeout_confirmed || attempt > 1) {
+            return None;
+        }
+        self.timeout_confirmed = true;
+        let limit = if cpu { deadline.cpu } else { deadline.wall };
+        Some(RawOutcome::TimedOut {
+            limit_ms: limit.as_millis() as u64,
+            retried: attempt > 1,
+            cpu,
+        })
+    }
+
+    /// Starts a session when none runs; the problem, when none can.
+    fn ensure_started(&mut self) -> Result<Option<ImportProblem>, SessionError> {
+        if self.current.is_none() {
+            match self.start()? {
+                Ok(ready) => self.current = Some(ready),
+                Err(problem) => {
+                    self.broken = Some(problem.clone());
+                    return Ok(Some(problem));
                 }
             }
         }
+        Ok(None)
+    }
+
+    /// A submission that timed out is likely to again: its next process
+    /// boots while this case runs.
+    fn boot_spare(&mut self) -> Result<(), SessionError> {
+        if self.timeout_confirmed
+            && self.spare.is_none()
+            && self.cfg.sandbox == SandboxKind::Namespaces
+        {
+            // A spare that cannot start (the running session fills the
+            // slot) is simply not there.
+            self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true) {
+                Ok(spare) => spare,
+                Err(e) if e.is_students() => None,
+                Err(e) => return Err(e),
+            };
+        }
+        Ok(())
+    }
+
+    /// The session answered another case than the one asked: it is ended,
+    /// and the case died.
+    fn out_of_turn(&mut self, message: &Message) -> RawOutcome {
+        let note = format!("answered out of turn: {message:?}");
+        self.end_session();
+        RawOutcome::Died {
+            death: crate::outcome::Death {
+                code: None,
+                signal: None,
+                note: Some(note.chars().take(200).collect()),
+                memory: false,
+            },
+        }
+    }
+
+    /// The session died on a case of `function`: it is ended, and the
+    /// death counted towards giving up on that function.
+    fn died(&mut self, function: &str, death: crate::outcome::Death) -> RawOutcome {
+        self.end_session();
+        let (died, answered) = self.deaths.entry(function.to_owned()).or_default();
+        *died += 1;
+        if !*answered && *died >= MAX_DEATHS {
+            self.last_death.insert(function.to_owned(), death.clone());
+        }
+        RawOutcome::Died { death }
     }
 
     /// The death a function's remaining cases get without a run, once it
@@ -540,6 +574,20 @@ impl<'a> SubmissionRunner<'a> {
 }
 
 type Ready = (Session, BTreeMap<String, bool>);
+
+/// Sends `next`'s request behind the current one, if the submission has
+/// its function; whether it went.
+fn send_ahead(session: &mut Session, functions: &BTreeMap<String, bool>, next: &Case) -> bool {
+    if !functions.get(&next.function).copied().unwrap_or(false) {
+        return false;
+    }
+    let ahead = Request::Call {
+        case: &next.id,
+        function: &next.function,
+        input: &next.input,
+    };
+    session.send(&ahead).is_ok()
+}
 
 /// Starts a session of the prepared submission (without waiting for it);
 /// `None` when nothing can run. `lint`: the rule check the driver runs first;

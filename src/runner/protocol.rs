@@ -172,6 +172,26 @@ fn bound_value(value: &mut serde_json::Value) {
     }
 }
 
+/// How checking one file went.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LintRun {
+    /// The checker's `findings` array (possibly empty).
+    Findings(serde_json::Value),
+    /// The file could not be checked (a syntax error, most often).
+    Unreadable(String),
+}
+
+impl LintRun {
+    /// The checker's answer, from its message; `None` for any other message.
+    pub(crate) fn from_message(message: Message) -> Option<LintRun> {
+        match message {
+            Message::Linted { findings } => Some(LintRun::Findings(findings)),
+            Message::Unreadable { error } => Some(LintRun::Unreadable(error)),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

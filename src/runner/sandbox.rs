@@ -24,7 +24,7 @@ use std::process::Command;
 use clap::ValueEnum;
 use serde::Serialize;
 
-use super::unix::{ChildLimits, Identity};
+use super::plan::{ChildLimits, Executable, Identity, Limits, Plan, Program};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,42 +38,6 @@ pub(crate) enum SandboxKind {
     Rlimit,
     /// bubblewrap namespaces plus the rlimit protections.
     Bwrap,
-}
-
-/// The resource limits every student process gets (defaults in the README).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub(crate) struct Limits {
-    pub memory_mb: u64,
-    pub cpu_seconds: u64,
-    pub file_size_mb: u64,
-    pub open_files: u64,
-    pub processes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            memory_mb: 1024,
-            cpu_seconds: 60,
-            file_size_mb: 16,
-            open_files: 64,
-            processes: 32,
-        }
-    }
-}
-
-impl Limits {
-    pub(crate) fn child_limits(&self) -> ChildLimits {
-        ChildLimits {
-            address_space: self.memory_mb * 1024 * 1024,
-            // The soft limit comes first so the student gets SIGXCPU, a
-            // recognisable signal, before the kernel's SIGKILL at the hard one.
-            cpu_seconds: (self.cpu_seconds, self.cpu_seconds + 2),
-            file_size: self.file_size_mb * 1024 * 1024,
-            open_files: self.open_files,
-            processes: self.processes,
-        }
-    }
 }
 
 /// The interpreter, resolved once per run.
@@ -159,34 +123,7 @@ pub(crate) struct Launch {
     /// The uid whose processes are swept after the session, if any.
     pub sweep_uid: Option<u32>,
     /// The namespaces and root of the `namespaces` backend.
-    pub confine: Option<confine::Plan>,
-}
-
-/// Where a program's executable is.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Executable<'a> {
-    /// An installed program (the interpreter, the compiler).
-    System(&'a Path),
-    /// A file in the session folder (a compiled submission).
-    InSession(&'a str),
-}
-
-/// A program to run in the sandbox, as a toolchain describes it.
-#[derive(Debug, Clone)]
-pub(crate) struct Program<'a> {
-    pub executable: Executable<'a>,
-    pub args: Vec<String>,
-    /// Trees outside `/usr` the program needs to see (read-only).
-    pub binds: Vec<&'a Path>,
-    /// Run as the slot's unprivileged uid (only as root; see `can_drop`).
-    pub drop_privileges: bool,
-    /// The resource limits, when not the run's own (a compiler's).
-    pub limits: Limits,
-    /// Salgrade reads a file the program writes (the compiler's output):
-    /// its writes go to the session folder itself. Otherwise (student
-    /// code) they go to a size-limited scratch layer over it, in the
-    /// `namespaces` backend.
-    pub keeps_output: bool,
+    pub confine: Option<Plan>,
 }
 
 pub(crate) fn launch(
@@ -231,87 +168,108 @@ pub(crate) fn launch(
         },
         SandboxKind::Namespaces => {
             let command = plain(&confine::inside_executable(program.executable));
-            // Without root, a user namespace maps salgrade's own ids; as
-            // root without a uid to drop to, one maps root onto itself, so
-            // the program holds no capability over the machine.
-            let user = if !super::unix::is_root() {
-                Some(confine::own_user_map())
-            } else if identity.is_none() {
-                Some(confine::root_user_map())
-            } else {
-                None
-            };
-            Launch {
-                command,
-                limits,
-                identity,
-                // Nothing to sweep: every process of the student lives in
-                // the PID namespace, which dies with its init.
-                sweep_uid: None,
-                confine: Some(confine::plan(
-                    program,
-                    dir,
-                    program.limits.memory_mb,
-                    user,
-                    identity.map(|i| (i.uid, i.gid)),
-                )),
-            }
+            namespaces(command, program, dir, limits, identity)
         }
-        SandboxKind::Bwrap => {
-            let mut command = Command::new("bwrap");
-            command.env_clear().envs(ENV.iter().copied());
-            command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
-            command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
-            for sys_dir in [
-                "/usr",
-                "/etc/alternatives",
-                "/etc/ld.so.cache",
-                "/etc/localtime",
-            ] {
-                command.args(["--ro-bind-try", sys_dir, sys_dir]);
-            }
-            for (link, target) in [
-                ("/lib", "usr/lib"),
-                ("/lib64", "usr/lib64"),
-                ("/bin", "usr/bin"),
-                ("/sbin", "usr/sbin"),
-            ] {
-                if Path::new(link).is_symlink() {
-                    command.args(["--symlink", target, link]);
-                } else {
-                    command.args(["--ro-bind-try", link, link]);
-                }
-            }
-            for bind in &program.binds {
-                if !bind.starts_with("/usr") {
-                    let p = bind.to_string_lossy();
-                    command.args(["--ro-bind", &p, &p]);
-                }
-            }
-            command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
-            command.args([
-                "--bind",
-                &dir.to_string_lossy(),
-                INSIDE_DIR,
-                "--chdir",
-                INSIDE_DIR,
-            ]);
-            command.arg("--");
-            match program.executable {
-                Executable::System(p) => command.arg(p),
-                Executable::InSession(name) => command.arg(Path::new(INSIDE_DIR).join(name)),
-            };
-            command.args(&program.args);
-            // As root, bubblewrap itself starts as the slot's uid (it then
-            // needs unprivileged user namespaces, checked by `can_drop`).
-            Launch {
-                command,
-                limits,
-                identity,
-                sweep_uid: identity.map(|i| i.uid),
-                confine: None,
-            }
+        SandboxKind::Bwrap => bwrap(program, dir, uid, limits, identity),
+    }
+}
+
+/// The `namespaces` backend: `command` run in fresh namespaces under the
+/// root [`confine::plan`] computes.
+fn namespaces(
+    command: Command,
+    program: &Program<'_>,
+    dir: &Path,
+    limits: Option<ChildLimits>,
+    identity: Option<Identity>,
+) -> Launch {
+    // Without root, a user namespace maps salgrade's own ids; as
+    // root without a uid to drop to, one maps root onto itself, so
+    // the program holds no capability over the machine.
+    let user = if !super::unix::is_root() {
+        Some(confine::own_user_map())
+    } else if identity.is_none() {
+        Some(confine::root_user_map())
+    } else {
+        None
+    };
+    Launch {
+        command,
+        limits,
+        identity,
+        // Nothing to sweep: every process of the student lives in
+        // the PID namespace, which dies with its init.
+        sweep_uid: None,
+        confine: Some(confine::plan(
+            program,
+            dir,
+            program.limits.memory_mb,
+            user,
+            identity.map(|i| (i.uid, i.gid)),
+        )),
+    }
+}
+
+/// The `bwrap` backend: bubblewrap runs the program as the slot's `uid`.
+fn bwrap(
+    program: &Program<'_>,
+    dir: &Path,
+    uid: u32,
+    limits: Option<ChildLimits>,
+    identity: Option<Identity>,
+) -> Launch {
+    let mut command = Command::new("bwrap");
+    command.env_clear().envs(ENV.iter().copied());
+    command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
+    command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
+    for sys_dir in [
+        "/usr",
+        "/etc/alternatives",
+        "/etc/ld.so.cache",
+        "/etc/localtime",
+    ] {
+        command.args(["--ro-bind-try", sys_dir, sys_dir]);
+    }
+    for (link, target) in [
+        ("/lib", "usr/lib"),
+        ("/lib64", "usr/lib64"),
+        ("/bin", "usr/bin"),
+        ("/sbin", "usr/sbin"),
+    ] {
+        if Path::new(link).is_symlink() {
+            command.args(["--symlink", target, link]);
+        } else {
+            command.args(["--ro-bind-try", link, link]);
         }
+    }
+    for bind in &program.binds {
+        if !bind.starts_with("/usr") {
+            let p = bind.to_string_lossy();
+            command.args(["--ro-bind", &p, &p]);
+        }
+    }
+    command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
+    command.args([
+        "--bind",
+        &dir.to_string_lossy(),
+        INSIDE_DIR,
+        "--chdir",
+        INSIDE_DIR,
+    ]);
+    command.arg("--");
+    match program.executable {
+        Executable::System(p) => command.arg(p),
+        Executable::InSession(name) => command.arg(Path::new(INSIDE_DIR).join(name)),
+    };
+    command.args(&program.args);
+    // As root, bubblewrap itself starts as the slot's uid (it then
+    // needs unprivileged user namespaces, checked by `can_drop`).
+    Launch {
+        command,
+        limits,
+        identity,
+        sweep_uid: identity.map(|i| i.uid),
+        confine: None,
     }
 }
 

@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 
 use super::capture::{self, Captured, Shared};
 use super::cgroup::{Cgroups, CpuFormat, SessionGroup, SlotGroup};
+use super::plan::{Limits, Program};
 use super::protocol::{self, Message, Request};
-use super::sandbox::{self, Limits, Program, Python, SandboxKind};
+use super::sandbox::{self, Python, SandboxKind};
 use super::unix::{self, Group};
 use crate::outcome::{Death, RaisedError};
 
@@ -187,9 +188,9 @@ enum Event {
 pub(crate) struct RunnerConfig {
     pub python: Python,
     /// The C++ compiler, when a C++ submission is to be graded.
-    pub cxx: Option<super::cxx::Cxx>,
+    pub cxx: Option<super::toolchain::Cxx>,
     /// The deadline and limits of a C++ build.
-    pub build: super::cxx::BuildSettings,
+    pub build: super::toolchain::BuildSettings,
     pub sandbox: SandboxKind,
     pub limits: Limits,
     pub import_timeout: Duration,
@@ -286,7 +287,7 @@ pub(crate) struct Session {
     /// reaped when the child is killed first.
     inner: Vec<i32>,
     /// The rule check's answer, when the driver was asked to lint first.
-    pub linted: Option<super::lint::LintRun>,
+    pub linted: Option<super::protocol::LintRun>,
     /// The session folder, removed when the session is dropped.
     dir: tempfile::TempDir,
 }
@@ -319,7 +320,7 @@ impl Session {
             if let Ok(line) = &first {
                 match Message::parse(line)
                     .ok()
-                    .and_then(super::lint::LintRun::from_message)
+                    .and_then(super::protocol::LintRun::from_message)
                 {
                     Some(run) => {
                         session.linted = Some(run);
@@ -435,54 +436,15 @@ impl Session {
         slot: usize,
         beside: Beside,
     ) -> Result<Session, SessionError> {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::Builder::new()
-            .prefix("salgrade-")
-            .tempdir()
-            .map_err(SessionError::TempDir)?;
-        for f in files {
-            let path = dir.path().join(f.name);
-            let write = || {
-                std::fs::write(&path, f.contents).and_then(|()| {
-                    let mode = if f.executable { 0o700 } else { 0o600 };
-                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
-                })
-            };
-            let written = if f.executable {
-                unix::writing_program(write)
-            } else {
-                write()
-            };
-            written.map_err(|source| SessionError::WriteFile {
-                name: f.name.to_owned(),
-                source,
-            })?;
-        }
+        let dir = session_folder(files)?;
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
         let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot, cfg.uids.base);
-        let cgroup = match &cfg.cgroups {
-            Some(c) if cfg.sandbox != SandboxKind::None => {
-                Some(c.slot(slot).map_err(SessionError::Cgroup)?)
-            }
-            _ => None,
-        };
-        let mut join = match &cgroup {
-            Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
-            None => Vec::new(),
-        };
-        // The session's own cgroup last: on v2 it lies below the slot's, and
-        // a process is where it was written last.
-        let cpu_group = match &cfg.cgroups {
-            Some(c) if cgroup.is_some() => c.session(slot),
-            _ => None,
-        };
-        if let Some(g) = &cpu_group {
-            join.push(g.join_fd().map_err(SessionError::Cgroup)?);
-        }
-        if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
-            group.empty();
-        }
+        let Groups {
+            cgroup,
+            cpu_group,
+            join,
+        } = join_groups(cfg, slot, beside)?;
         let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         // The folder stays 0700: only the identity the student runs as (the
         // slot's uid, or salgrade's own) may enter it, so concurrently graded
@@ -751,6 +713,80 @@ impl Session {
         let get = |s: &Shared| s.lock().map(|c| c.clone()).unwrap_or_default();
         (get(&self.stdout), get(&self.stderr))
     }
+}
+
+/// A fresh session folder holding `files`.
+fn session_folder(files: &[SessionFile<'_>]) -> Result<tempfile::TempDir, SessionError> {
+    let dir = tempfile::Builder::new()
+        .prefix("salgrade-")
+        .tempdir()
+        .map_err(SessionError::TempDir)?;
+    write_files(dir.path(), files)?;
+    Ok(dir)
+}
+
+/// Writes the session's `files` into its folder `dir`.
+fn write_files(dir: &Path, files: &[SessionFile<'_>]) -> Result<(), SessionError> {
+    use std::os::unix::fs::PermissionsExt;
+    for f in files {
+        let path = dir.join(f.name);
+        let write = || {
+            std::fs::write(&path, f.contents).and_then(|()| {
+                let mode = if f.executable { 0o700 } else { 0o600 };
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+            })
+        };
+        let written = if f.executable {
+            unix::writing_program(write)
+        } else {
+            write()
+        };
+        written.map_err(|source| SessionError::WriteFile {
+            name: f.name.to_owned(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// A session's cgroups, and the descriptors its child joins them through.
+struct Groups {
+    cgroup: Option<SlotGroup>,
+    cpu_group: Option<SessionGroup>,
+    join: Vec<OwnedFd>,
+}
+
+/// The slot's cgroup (emptied unless something runs beside the session),
+/// the session's own CPU cgroup, and the descriptors the child joins them
+/// through; none outside a sandbox or without cgroups.
+fn join_groups(cfg: &RunnerConfig, slot: usize, beside: Beside) -> Result<Groups, SessionError> {
+    let cgroup = match &cfg.cgroups {
+        Some(c) if cfg.sandbox != SandboxKind::None => {
+            Some(c.slot(slot).map_err(SessionError::Cgroup)?)
+        }
+        _ => None,
+    };
+    let mut join = match &cgroup {
+        Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
+        None => Vec::new(),
+    };
+    // The session's own cgroup last: on v2 it lies below the slot's, and
+    // a process is where it was written last.
+    let cpu_group = match &cfg.cgroups {
+        Some(c) if cgroup.is_some() => c.session(slot),
+        _ => None,
+    };
+    if let Some(g) = &cpu_group {
+        join.push(g.join_fd().map_err(SessionError::Cgroup)?);
+    }
+    if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
+        group.empty();
+    }
+    Ok(Groups {
+        cgroup,
+        cpu_group,
+        join,
+    })
 }
 
 impl Drop for Session {

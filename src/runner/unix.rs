@@ -25,28 +25,11 @@ use nix::unistd::{
     sethostname, setuid, symlinkat,
 };
 
-use super::confine::{Access, Plan, Step};
+use super::plan::{Access, ChildLimits, Identity, Plan, Step};
 
 /// The fds the driver finds its protocol on.
 pub(crate) const CHILD_REQUEST_FD: RawFd = 3;
 pub(crate) const CHILD_RESPONSE_FD: RawFd = 4;
-
-/// Resource limits applied in the child, as (soft, hard) pairs.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ChildLimits {
-    pub address_space: u64,
-    pub cpu_seconds: (u64, u64),
-    pub file_size: u64,
-    pub open_files: u64,
-    pub processes: u64,
-}
-
-/// An unprivileged identity to run student code as (only when we are root).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Identity {
-    pub uid: u32,
-    pub gid: u32,
-}
 
 /// A process group, the one target every signal goes through, so a pid can
 /// never be mistaken for a group id.
@@ -429,104 +412,7 @@ fn build_root(plan: &Plan) -> io::Result<()> {
     chdir(c"/")?;
     umask(Mode::from_bits_truncate(0o022));
     for step in &plan.steps {
-        match step {
-            Step::Dir(path) => match mkdir(path.as_c_str(), Mode::from_bits_truncate(0o755)) {
-                Ok(()) | Err(Errno::EEXIST) => {}
-                Err(e) => return Err(e.into()),
-            },
-            Step::File(path) => {
-                nix::fcntl::open(
-                    path.as_c_str(),
-                    OFlag::O_CREAT | OFlag::O_WRONLY | OFlag::O_CLOEXEC,
-                    Mode::from_bits_truncate(0o644),
-                )?;
-            }
-            Step::Bind { from, to, access } => {
-                mount(
-                    Some(from.as_c_str()),
-                    to.as_c_str(),
-                    none,
-                    MsFlags::MS_BIND | MsFlags::MS_REC,
-                    none,
-                )?;
-                // A remount keeps what the source mount has locked (in a
-                // user namespace it must), and adds ours.
-                let mut flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID;
-                flags |= kept_flags(to)?;
-                flags |= match access {
-                    Access::ReadOnly => MsFlags::MS_RDONLY | MsFlags::MS_NODEV,
-                    Access::Writable => MsFlags::MS_NODEV,
-                    Access::Device => MsFlags::MS_NOEXEC,
-                };
-                mount(none, to.as_c_str(), none, flags, none)?;
-            }
-            Step::Tmpfs { to, options } => mount(
-                Some(c"tmpfs"),
-                to.as_c_str(),
-                Some(c"tmpfs"),
-                MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-                Some(options.as_c_str()),
-            )?,
-            Step::Proc(path) => mount(
-                Some(c"proc"),
-                path.as_c_str(),
-                Some(c"proc"),
-                MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
-                none,
-            )?,
-            Step::Overlay {
-                lower,
-                upper,
-                work,
-                to,
-                options,
-                owner,
-            } => {
-                for dir in [upper, work] {
-                    match mkdir(dir.as_c_str(), Mode::from_bits_truncate(0o700)) {
-                        Ok(()) | Err(Errno::EEXIST) => {}
-                        Err(e) => return Err(e.into()),
-                    }
-                }
-                if let Some((uid, gid)) = owner {
-                    nix::unistd::chown(
-                        upper.as_c_str(),
-                        Some(Uid::from_raw(*uid)),
-                        Some(Gid::from_raw(*gid)),
-                    )?;
-                }
-                let layered = mount(
-                    Some(c"overlay"),
-                    to.as_c_str(),
-                    Some(c"overlay"),
-                    MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-                    Some(options.as_c_str()),
-                );
-                if layered.is_err() {
-                    // No overlay here (an old kernel, an odd path): the
-                    // folder itself, as before, with RLIMIT_FSIZE only.
-                    mount(
-                        Some(lower.as_c_str()),
-                        to.as_c_str(),
-                        none,
-                        MsFlags::MS_BIND | MsFlags::MS_REC,
-                        none,
-                    )?;
-                    let flags = MsFlags::MS_BIND
-                        | MsFlags::MS_REMOUNT
-                        | MsFlags::MS_NOSUID
-                        | MsFlags::MS_NODEV
-                        | kept_flags(to)?;
-                    mount(none, to.as_c_str(), none, flags, none)?;
-                }
-            }
-            Step::Symlink { target, link } => {
-                match symlinkat(target.as_c_str(), AT_FDCWD, link.as_c_str()) {
-                    Ok(()) | Err(Errno::EEXIST) => {}
-                    Err(e) => return Err(e.into()),
-                }
-            }
-        }
+        apply(step)?;
     }
     umount2(plan.old_root.as_c_str(), MntFlags::MNT_DETACH)?;
     // SAFETY: rmdir on a C string; failing leaves an empty folder.
@@ -543,6 +429,123 @@ fn build_root(plan: &Plan) -> io::Result<()> {
         none,
     )?;
     chdir(plan.workdir.as_c_str())?;
+    Ok(())
+}
+
+/// Takes one step of building the new root.
+fn apply(step: &Step) -> io::Result<()> {
+    let none: Option<&std::ffi::CStr> = None;
+    match step {
+        Step::Dir(path) => match mkdir(path.as_c_str(), Mode::from_bits_truncate(0o755)) {
+            Ok(()) | Err(Errno::EEXIST) => {}
+            Err(e) => return Err(e.into()),
+        },
+        Step::File(path) => {
+            nix::fcntl::open(
+                path.as_c_str(),
+                OFlag::O_CREAT | OFlag::O_WRONLY | OFlag::O_CLOEXEC,
+                Mode::from_bits_truncate(0o644),
+            )?;
+        }
+        Step::Bind { from, to, access } => bind(from, to, *access)?,
+        Step::Tmpfs { to, options } => mount(
+            Some(c"tmpfs"),
+            to.as_c_str(),
+            Some(c"tmpfs"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some(options.as_c_str()),
+        )?,
+        Step::Proc(path) => mount(
+            Some(c"proc"),
+            path.as_c_str(),
+            Some(c"proc"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+            none,
+        )?,
+        Step::Overlay {
+            lower,
+            upper,
+            work,
+            to,
+            options,
+            owner,
+        } => overlay(lower, upper, work, to, options, *owner)?,
+        Step::Symlink { target, link } => {
+            match symlinkat(target.as_c_str(), AT_FDCWD, link.as_c_str()) {
+                Ok(()) | Err(Errno::EEXIST) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Binds `from` at `to`, then remounts it with the access it is given.
+fn bind(from: &std::ffi::CStr, to: &std::ffi::CStr, access: Access) -> io::Result<()> {
+    let none: Option<&std::ffi::CStr> = None;
+    mount(
+        Some(from),
+        to,
+        none,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        none,
+    )?;
+    // A remount keeps what the source mount has locked (in a
+    // user namespace it must), and adds ours.
+    let mut flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID;
+    flags |= kept_flags(to)?;
+    flags |= match access {
+        Access::ReadOnly => MsFlags::MS_RDONLY | MsFlags::MS_NODEV,
+        Access::Writable => MsFlags::MS_NODEV,
+        Access::Device => MsFlags::MS_NOEXEC,
+    };
+    mount(none, to, none, flags, none)?;
+    Ok(())
+}
+
+/// The session folder under a writable layer (see [`Step::Overlay`]).
+fn overlay(
+    lower: &std::ffi::CStr,
+    upper: &std::ffi::CStr,
+    work: &std::ffi::CStr,
+    to: &std::ffi::CStr,
+    options: &std::ffi::CStr,
+    owner: Option<(u32, u32)>,
+) -> io::Result<()> {
+    let none: Option<&std::ffi::CStr> = None;
+    for dir in [upper, work] {
+        match mkdir(dir, Mode::from_bits_truncate(0o700)) {
+            Ok(()) | Err(Errno::EEXIST) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if let Some((uid, gid)) = owner {
+        nix::unistd::chown(upper, Some(Uid::from_raw(uid)), Some(Gid::from_raw(gid)))?;
+    }
+    let layered = mount(
+        Some(c"overlay"),
+        to,
+        Some(c"overlay"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(options),
+    );
+    if layered.is_err() {
+        // No overlay here (an old kernel, an odd path): the
+        // folder itself, as before, with RLIMIT_FSIZE only.
+        mount(
+            Some(lower),
+            to,
+            none,
+            MsFlags::MS_BIND | MsFlags::MS_REC,
+            none,
+        )?;
+        let flags = MsFlags::MS_BIND
+            | MsFlags::MS_REMOUNT
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV
+            | kept_flags(to)?;
+        mount(none, to, none, flags, none)?;
+    }
     Ok(())
 }
 
