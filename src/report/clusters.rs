@@ -43,9 +43,7 @@ pub(crate) fn render(report: &Report) -> String {
     out
 }
 
-/// A student-controlled text on one line, control characters as `?`.
+/// A student-controlled text on one line, as the groups' summary lines show it.
 fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
+    super::mistake::without_controls(text).collect()
 }

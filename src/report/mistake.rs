@@ -101,13 +101,14 @@ impl Cluster {
 }
 
 /// `text` on one line: control characters (a student's answer may hold
-/// any) shown as `?`, at most `cap` characters.
+/// any) shown as `?`.
+pub(crate) fn without_controls(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().map(|c| if c.is_control() { '?' } else { c })
+}
+
+/// [`without_controls`], at most `cap` characters.
 pub(crate) fn one_line(text: &str, cap: usize) -> String {
-    let mut out: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(cap)
-        .collect();
+    let mut out: String = without_controls(text).take(cap).collect();
     if text.chars().count() > cap {
         out.push('…');
     }
