@@ -1,5 +1,5 @@
 //! What a run knows of its C++ toolchain, as data: the compiler it found
-//! and the settings every build gets. `session.rs` carries them in the
+//! and the settings every build gets. `session/mod.rs` carries them in the
 //! run's configuration; `cxx.rs` builds with them.
 
 use std::path::PathBuf;

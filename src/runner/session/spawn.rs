@@ -1,0 +1,296 @@
+//! The spawning of a session: its folder and files, its cgroups, the
+//! patient spawn, the protocol pipes, and the reader and writer threads
+//! that feed its event loop.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use super::clock::CpuClock;
+use super::{Event, RunnerConfig, Session, SessionError, SessionFile};
+use crate::runner::capture;
+use crate::runner::cgroup::{SessionGroup, SlotGroup};
+use crate::runner::plan::Program;
+use crate::runner::sandbox::{self, SandboxKind};
+use crate::runner::unix::{self, Group};
+
+/// The longest protocol line the runner accepts from a driver.
+const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// How long a start that fails for want of a task (EAGAIN: the slot's
+/// `pids` limit, or the slot uid's RLIMIT_NPROC) is retried: a dying
+/// namespace's tasks are counted until they are reaped.
+const SPAWN_PATIENCE: Duration = Duration::from_secs(3);
+
+impl Session {
+    /// Starts a program without waiting for it (a spare boots while
+    /// salgrade does other work); [`Session::await_start`] waits.
+    pub(crate) fn spawn(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Nothing)
+    }
+
+    /// Starts a program beside a live session of the same submission in
+    /// its slot (a spare): the slot is not emptied first.
+    pub(crate) fn spawn_spare(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+    ) -> Result<Session, SessionError> {
+        Session::spawn_in(cfg, files, program, slot, Beside::Live)
+    }
+
+    fn spawn_in(
+        cfg: &RunnerConfig,
+        files: &[SessionFile<'_>],
+        program: &Program<'_>,
+        slot: usize,
+        beside: Beside,
+    ) -> Result<Session, SessionError> {
+        let dir = session_folder(files)?;
+        let (req_read, req_write) = pipe()?;
+        let (resp_read, resp_write) = pipe()?;
+        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot, cfg.uids.base);
+        let Groups {
+            cgroup,
+            cpu_group,
+            join,
+        } = join_groups(cfg, slot, beside)?;
+        let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
+        // The folder stays 0700: only the identity the student runs as (the
+        // slot's uid, or salgrade's own) may enter it, so concurrently graded
+        // students cannot read each other's files.
+        if let Some(id) = launch.identity {
+            chown_tree(dir.path(), id.uid, id.gid);
+        }
+        unix::prepare(
+            &mut launch.command,
+            &req_read,
+            &resp_write,
+            launch.limits,
+            launch.identity,
+            [join.first(), join.get(1), join.get(2)],
+            launch.confine.take(),
+        );
+        launch
+            .command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref())?;
+        drop(req_read);
+        drop(resp_write);
+        let group = Group(child.id() as i32);
+        group.register();
+
+        let (tx, events) = mpsc::channel();
+        spawn_reader(resp_read, tx);
+        let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
+        spawn_writer(req_write, req_rx);
+        let (stdout, _) = capture::drain(
+            child.stdout.take().expect("stdout is piped"),
+            cfg.output_cap,
+        );
+        let (stderr, _) = capture::drain(
+            child.stderr.take().expect("stderr is piped"),
+            cfg.output_cap,
+        );
+
+        Ok(Session {
+            child,
+            group,
+            requests: Some(req_tx),
+            events,
+            stdout,
+            stderr,
+            sweep_uid: launch.sweep_uid,
+            sandbox: cfg.sandbox,
+            cgroup,
+            cpu: cpu_group.as_ref().and_then(CpuClock::of_group),
+            cpu_group,
+            cgroups: cfg.cgroups.clone(),
+            oom_baseline,
+            finished: false,
+            spawned: Instant::now(),
+            inner: Vec::new(),
+            linted: None,
+            dir,
+        })
+    }
+}
+
+/// A fresh session folder holding `files`.
+fn session_folder(files: &[SessionFile<'_>]) -> Result<tempfile::TempDir, SessionError> {
+    let dir = tempfile::Builder::new()
+        .prefix("salgrade-")
+        .tempdir()
+        .map_err(SessionError::TempDir)?;
+    write_files(dir.path(), files)?;
+    Ok(dir)
+}
+
+/// Writes the session's `files` into its folder `dir`.
+fn write_files(dir: &Path, files: &[SessionFile<'_>]) -> Result<(), SessionError> {
+    use std::os::unix::fs::PermissionsExt;
+    for f in files {
+        let path = dir.join(f.name);
+        let write = || {
+            std::fs::write(&path, f.contents).and_then(|()| {
+                let mode = if f.executable { 0o700 } else { 0o600 };
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+            })
+        };
+        let written = if f.executable {
+            unix::writing_program(write)
+        } else {
+            write()
+        };
+        written.map_err(|source| SessionError::WriteFile {
+            name: f.name.to_owned(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// A session's cgroups, and the descriptors its child joins them through.
+struct Groups {
+    cgroup: Option<SlotGroup>,
+    cpu_group: Option<SessionGroup>,
+    join: Vec<OwnedFd>,
+}
+
+/// The slot's cgroup (emptied unless something runs beside the session),
+/// the session's own CPU cgroup, and the descriptors the child joins them
+/// through; none outside a sandbox or without cgroups.
+fn join_groups(cfg: &RunnerConfig, slot: usize, beside: Beside) -> Result<Groups, SessionError> {
+    let cgroup = match &cfg.cgroups {
+        Some(c) if cfg.sandbox != SandboxKind::None => {
+            Some(c.slot(slot).map_err(SessionError::Cgroup)?)
+        }
+        _ => None,
+    };
+    let mut join = match &cgroup {
+        Some(g) => g.join_fds().map_err(SessionError::Cgroup)?,
+        None => Vec::new(),
+    };
+    // The session's own cgroup last: on v2 it lies below the slot's, and
+    // a process is where it was written last.
+    let cpu_group = match &cfg.cgroups {
+        Some(c) if cgroup.is_some() => c.session(slot),
+        _ => None,
+    };
+    if let Some(g) = &cpu_group {
+        join.push(g.join_fd().map_err(SessionError::Cgroup)?);
+    }
+    if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
+        group.empty();
+    }
+    Ok(Groups {
+        cgroup,
+        cpu_group,
+        join,
+    })
+}
+
+/// What else of the submission may be running in the slot when a session
+/// starts.
+#[derive(Clone, Copy)]
+enum Beside {
+    Nothing,
+    Live,
+}
+
+/// Spawns `command`, waiting and retrying while the system refuses a new
+/// task (EAGAIN). A refusal that outlasts [`SPAWN_PATIENCE`] while the
+/// slot's cgroup still holds tasks is the student's (their own processes
+/// fill it); otherwise it is the harness's.
+fn spawn_patiently(
+    command: &mut std::process::Command,
+    cgroup: Option<&SlotGroup>,
+) -> Result<Child, SessionError> {
+    let until = Instant::now() + SPAWN_PATIENCE;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        // Never while a program file is being written (see `unix::forking`).
+        match unix::forking(|| command.spawn()) {
+            Ok(child) => return Ok(child),
+            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            Err(source) => {
+                let tasks = cgroup.and_then(SlotGroup::tasks).unwrap_or(0);
+                if source.raw_os_error() == Some(nix::libc::EAGAIN) && tasks > 0 {
+                    return Err(SessionError::SlotFull { tasks });
+                }
+                let program = command.get_program().to_string_lossy().into_owned();
+                return Err(SessionError::Spawn { program, source });
+            }
+        }
+    }
+}
+
+fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {
+    let (r, w) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|e| SessionError::Pipe(e.into()))?;
+    let r = unix::lift_fd(r).map_err(SessionError::Pipe)?;
+    let w = unix::lift_fd(w).map_err(SessionError::Pipe)?;
+    Ok((r, w))
+}
+
+fn spawn_reader(fd: OwnedFd, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::from(fd));
+        loop {
+            let mut line = Vec::new();
+            let read = (&mut reader)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line);
+            match read {
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(Event::Closed);
+                    return;
+                }
+                Ok(_) if line.len() > MAX_LINE => {
+                    let _ = tx.send(Event::TooLong);
+                    return;
+                }
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+                    if tx.send(Event::Line(text)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
+fn spawn_writer(fd: OwnedFd, rx: Receiver<Vec<u8>>) {
+    std::thread::spawn(move || {
+        let mut file = std::fs::File::from(fd);
+        for line in rx {
+            if file.write_all(&line).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+fn chown_tree(dir: &Path, uid: u32, gid: u32) {
+    let _ = std::os::unix::fs::chown(dir, Some(uid), Some(gid));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let _ = std::os::unix::fs::chown(e.path(), Some(uid), Some(gid));
+        }
+    }
+}
