@@ -8,7 +8,7 @@
 //! it is judged to be, shared by the runner, the assignments and the grading
 //! without any of them depending on another.
 
-// Unsafe code lives in one small module, `runner/unix.rs`, and nowhere else.
+// Unsafe code lives in one small module, `runner/unix/`, and nowhere else.
 #![deny(unsafe_code)]
 
 mod assignment;

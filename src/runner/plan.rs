@@ -1,6 +1,6 @@
 //! The plan of a sandboxed process, as data: the program and its limits
 //! (`sandbox.rs` chooses them), the namespaces' root (`confine.rs` computes
-//! it), and the limits and identity the child takes on (`unix.rs` applies
+//! it), and the limits and identity the child takes on (`unix/` applies
 //! them between fork and exec). The three modules share these types and
 //! nothing else, so none of them depends on another for its vocabulary.
 

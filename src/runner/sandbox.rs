@@ -2,7 +2,7 @@
 //! interpreter.
 //!
 //! * `namespaces` (the default): salgrade's own namespaces, made between
-//!   fork and exec (`confine.rs`, `unix.rs`): the same isolation as `bwrap`
+//!   fork and exec (`confine.rs`, `unix/`): the same isolation as `bwrap`
 //!   with nothing installed, and, as root, a uid per slot wherever the
 //!   interpreter lives.
 //! * `bwrap`: bubblewrap with every namespace unshared (no network, own PID
