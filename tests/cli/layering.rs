@@ -329,26 +329,9 @@ fn oversized_in(src: &Path) -> Vec<String> {
     found
 }
 
-/// Files still over the limit, each with the size it may not grow past:
-/// the runner's three largest, whose split by concept (a session's spawning
-/// apart from its event loop; the namespaces' root apart from signals and
-/// process groups) is open work of issue 24. Shrink a ceiling when a file
-/// shrinks; remove the line when it is under the limit.
-const KNOWN_OVERSIZED: &[(&str, usize)] = &[("runner/mod.rs", 693)];
-
 #[test]
 fn no_file_over_600_lines_and_no_function_over_80() {
-    let found: Vec<String> = oversized_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
-        .into_iter()
-        .filter(|f| {
-            !KNOWN_OVERSIZED.iter().any(|(file, ceiling)| {
-                f.strip_prefix(&format!("{file}: "))
-                    .and_then(|rest| rest.strip_suffix(" lines"))
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .is_some_and(|n| n <= *ceiling)
-            })
-        })
-        .collect();
+    let found = oversized_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     assert!(
         found.is_empty(),
         "over the size limits:\n{}",
