@@ -97,9 +97,30 @@ fn by_name(name: &str, matches: fn(&str, &str) -> bool) -> Option<&'static dyn A
     let name = name.to_lowercase();
     assignment::ALL.iter().copied().find(|a| {
         a.languages().iter().any(|&l| {
-            assignment::file_for(*a, l).is_some_and(|file| matches(&name, &file.to_lowercase()))
+            student_names(*a, l)
+                .iter()
+                .any(|file| matches(&name, &file.to_lowercase()))
         })
     })
+}
+
+/// Every name a student's file for `assignment` in `language` may have: the
+/// harness's file (`solution.cpp`) with each of the language's extensions
+/// (`solution.cc`, `solution.cxx`), the harness's own first. The build
+/// copies the source under the harness's name, so any of them builds.
+pub(crate) fn student_names(assignment: &dyn Assignment, language: Language) -> Vec<String> {
+    let Some(file) = assignment::file_for(assignment, language) else {
+        return Vec::new();
+    };
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    let mut names = vec![file.to_owned()];
+    for ext in language.extensions() {
+        let name = format!("{stem}{ext}");
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// Whether the (lower-cased) `name` is `file`, or a Canvas download's name
@@ -225,6 +246,11 @@ mod tests {
         assert_eq!(id("min_throws.cpp"), Some("min-throws"));
         assert_eq!(id("snakes_game.py"), Some("game"));
         assert_eq!(id("alice.py"), None);
+        // Every C++ extension the README promises, not `.cpp` alone.
+        assert_eq!(id("solution.cc"), Some("leetcode909"));
+        assert_eq!(id("min_throws.cxx"), Some("min-throws"));
+        assert_eq!(id("snakes_game.CC"), Some("game"));
+        assert_eq!(id("salbLLfunctions.cc"), None);
         let canvas = |n: &str| by_canvas_name(n).map(|a| a.id());
         assert_eq!(id("alice_solution.py"), None);
         assert_eq!(canvas("alice_solution.py"), Some("leetcode909"));
@@ -235,6 +261,8 @@ mod tests {
         assert_eq!(canvas("solution.py"), Some("leetcode909"));
         assert_eq!(canvas("_solution.py"), None);
         assert_eq!(canvas("resolution.py"), None);
+        assert_eq!(canvas("bob_min_throws.cc"), Some("min-throws"));
+        assert_eq!(canvas("bob_12_34_solution-2.cxx"), Some("leetcode909"));
     }
 
     #[test]

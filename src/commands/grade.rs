@@ -15,7 +15,7 @@ use super::exit_code;
 use super::outputs::{Output, check_layout, output_folder, rendered};
 use super::pool::{grade_parallel, jobs_for};
 use super::setup::{languages_of, prepared_engine, secret_warnings};
-use crate::assignment::{self, Assignment};
+use crate::assignment::Assignment;
 use crate::cli::{CaseArgs, GradeArgs, RunArgs};
 use crate::discover::{self, Submission};
 use crate::engine::Engine;
@@ -94,11 +94,12 @@ impl Plan {
 /// warnings discovery raised, each note and warning printed.
 fn discovered(plan: &Plan, args: &GradeArgs) -> anyhow::Result<(Vec<Submission>, Vec<String>)> {
     let assignment = plan.assignment;
-    let names: Vec<&str> = plan
+    let names: Vec<String> = plan
         .languages
         .iter()
-        .filter_map(|&l| assignment::file_for(assignment, l))
+        .flat_map(|&l| crate::infer::student_names(assignment, l))
         .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let extensions: Vec<&str> = plan
         .languages
         .iter()

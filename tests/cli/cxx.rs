@@ -872,3 +872,42 @@ fn a_game_that_does_not_compile_is_said_once_with_the_students_line_first() {
     let detail = text.split("```text\n").nth(1).unwrap_or_default();
     assert!(detail.starts_with("snakes_game.cpp:"), "{text}");
 }
+
+#[test]
+fn cc_and_cxx_files_are_found_inferred_and_built_like_cpp() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
+    std::fs::create_dir_all(subs.join("ann")).unwrap();
+    std::fs::copy(&source, subs.join("ann/min_throws.cc")).unwrap();
+    // A Canvas flat download's name, with the other extension.
+    std::fs::copy(&source, subs.join("bob_12_34_min_throws.cxx")).unwrap();
+    // No `--assignment`: the names alone say it is min-throws.
+    let run = salgrade()
+        .args(["grade", "--cases", "4", "--shrink-ms", "0", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    let stderr = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("assignment `min-throws`"), "{stderr}");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap())
+            .unwrap();
+    assert_verdicts(&report, &[("ann", &[]), ("bob", &[])]);
+    let run = salgrade()
+        .args(["check", "--cases", "4", "--shrink-ms", "0"])
+        .arg(subs.join("ann/min_throws.cc"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    assert!(
+        stdout_of(&run).contains("All cases pass"),
+        "{}",
+        stdout_of(&run)
+    );
+}
