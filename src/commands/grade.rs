@@ -12,7 +12,7 @@ use salgrade_reference::CaseFile;
 
 use super::choose::{Evidence, cases, cases_origin};
 use super::exit_code;
-use super::outputs::{Output, check_layout, output_folder, rendered};
+use super::outputs::{Output, check_layout, output_folder, refuse_inside_submissions, rendered};
 use super::pool::{grade_parallel, jobs_for};
 use super::setup::{languages_of, prepared_engine, secret_warnings};
 use crate::assignment::Assignment;
@@ -29,6 +29,7 @@ use crate::runner::Language;
 pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let plan = Plan::from_args(&args)?;
     let (subs, found_warnings) = discovered(&plan, &args)?;
+    refuse_outputs_in_submissions(&args, &subs)?;
     let outputs = Outputs::open(&args, subs.len())?;
     let languages = languages_of(subs.iter().filter_map(|s| s.file.clone()));
     let engine = engine_for(plan, &args.cases, &args.run, &languages)?;
@@ -139,6 +140,22 @@ fn discovered(plan: &Plan, args: &GradeArgs) -> anyhow::Result<(Vec<Submission>,
         );
     }
     Ok((subs, found.warnings))
+}
+
+/// Refuses `-o`, `--feedback` and `--out-dir` inside a student's submission.
+fn refuse_outputs_in_submissions(args: &GradeArgs, subs: &[Submission]) -> anyhow::Result<()> {
+    let files: Vec<&Path> = subs.iter().filter_map(|s| s.file.as_deref()).collect();
+    let outputs = [
+        (args.output.as_deref(), "`-o`"),
+        (args.feedback.as_deref(), "the `--feedback` folder"),
+        (Some(args.out_dir.as_path()), "the `--out-dir` folder"),
+    ];
+    for (path, what) in outputs {
+        if let Some(path) = path.filter(|p| p.as_os_str() != "-") {
+            refuse_inside_submissions(path, what, &args.submissions, &files)?;
+        }
+    }
+    Ok(())
 }
 
 /// Every output `grade` writes, created (as a temporary file beside its

@@ -65,6 +65,58 @@ pub(super) fn output_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses an output `path` (`what`: "`-o`", "`--feedback` folder") that is
+/// a submission or inside one: the student's entry in `root` (their folder,
+/// or their file in a flat layout) holding a discovered submission's file.
+/// Writing there would replace a student's code with the report, and the
+/// next run would grade the report.
+pub(super) fn refuse_inside_submissions(
+    path: &Path,
+    what: &str,
+    root: &Path,
+    files: &[&Path],
+) -> anyhow::Result<()> {
+    let Some(path) = absolute(path) else {
+        return Ok(());
+    };
+    let Some(root) = absolute(root) else {
+        return Ok(());
+    };
+    for file in files {
+        let Some(file) = absolute(file) else { continue };
+        let Ok(rel) = file.strip_prefix(&root) else {
+            continue;
+        };
+        let Some(first) = rel.components().next() else {
+            continue;
+        };
+        let entry = root.join(first);
+        if path.starts_with(&entry) {
+            bail!(
+                "{what} `{}` is or is inside the submission `{}`; writing there would overwrite a student's files: choose a path outside the submissions",
+                path.display(),
+                entry.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute with its existing folders resolved (`..`, symbolic
+/// links), its last parts kept as given when they do not exist yet.
+fn absolute(path: &Path) -> Option<std::path::PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    let mut rest = Vec::new();
+    let mut head = path.as_path();
+    loop {
+        if let Ok(real) = head.canonicalize() {
+            return Some(rest.iter().rev().fold(real, |p, part| p.join(part)));
+        }
+        rest.push(head.file_name()?.to_owned());
+        head = head.parent()?;
+    }
+}
+
 /// Refuses a CSV option given with a format or layout it does not apply to,
 /// and reads the roster (before any grading, so a bad one fails at once).
 pub(super) fn check_layout(

@@ -75,6 +75,15 @@ pub(crate) enum DiscoverError {
     IsAFile(PathBuf),
     #[error("`{0}` holds no submissions (no student folders and no .py files)")]
     Empty(PathBuf),
+    #[error(
+        "`{root}` holds one folder, `{inner}`, which holds {students} student folders: it is the export wrapped in one more folder; grade that folder: `salgrade grade {}`",
+        root.join(inner).display()
+    )]
+    Wrapped {
+        root: PathBuf,
+        inner: String,
+        students: usize,
+    },
     #[error("cannot read `{path}`")]
     Read {
         path: PathBuf,
@@ -194,6 +203,17 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
     if entries.is_empty() {
         return Err(DiscoverError::Empty(root.to_owned()));
     }
+    if let [only] = entries.as_slice() {
+        let inner = root.join(&only.name);
+        let students = folders_with_submissions(&inner, wanted);
+        if inner.is_dir() && !inner.is_symlink() && students > 1 {
+            return Err(DiscoverError::Wrapped {
+                root: root.to_owned(),
+                inner: only.name.clone(),
+                students,
+            });
+        }
+    }
     flat::canvas_layout(&mut entries, wanted);
     // One name typed on two systems can arrive as two byte sequences (macOS
     // writes `Zoë` decomposed, NFD; most others composed, NFC): identities
@@ -227,6 +247,31 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
         warnings,
         notes,
     })
+}
+
+/// How many folders directly inside `dir` hold a file of a wanted name
+/// (in any case) as deep as a student's folder may: more than one means
+/// `dir` is a folder of students, not one student's folder.
+fn folders_with_submissions(dir: &Path, wanted: &Wanted<'_>) -> usize {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    read.filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !hidden(&e.file_name().to_string_lossy()))
+        .filter(|e| {
+            walkdir::WalkDir::new(e.path())
+                .max_depth(MAX_FOLDERS_DOWN + 1)
+                .into_iter()
+                .filter_map(Result::ok)
+                .any(|f| {
+                    f.file_type().is_file() && {
+                        let name = f.file_name().to_string_lossy();
+                        wanted.names.iter().any(|w| name.eq_ignore_ascii_case(w))
+                    }
+                })
+        })
+        .count()
 }
 
 /// One entry of the submissions folder in its layout: a symbolic link
@@ -312,6 +357,32 @@ mod tests {
         assert!(subs[3].warnings[0].contains("defines the functions"));
         assert!(subs[4].problem.is_some());
         assert!(subs[5].file.is_some());
+    }
+
+    #[test]
+    fn an_export_wrapped_in_one_more_folder_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(&r.join("A2/ann/a2/solution.py"), "");
+        write(&r.join("A2/ben/a2/solution.py"), "");
+        write(&r.join("A2/cat/solution.py"), "");
+        let e = discover(r, &py(&["solution.py"], &[])).unwrap_err();
+        assert!(
+            matches!(&e, DiscoverError::Wrapped { inner, students: 3, .. } if inner == "A2"),
+            "{e:?}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.contains("salgrade grade") && text.contains("A2"),
+            "{text}"
+        );
+        // One student's folder holding the file twice (a copy in `old/`) is
+        // still one student.
+        let t = tempfile::tempdir().unwrap();
+        write(&t.path().join("ann/solution.py"), "");
+        write(&t.path().join("ann/old/solution.py"), "");
+        let d = discover(t.path(), &py(&["solution.py"], &[])).unwrap();
+        assert_eq!(d.submissions.len(), 1);
     }
 
     #[test]

@@ -549,3 +549,67 @@ fn grading_a_file_suggests_check() {
         "{err}"
     );
 }
+
+#[test]
+fn an_output_inside_a_submission_is_refused_before_anything_is_written() {
+    let subs = tempfile::tempdir().unwrap();
+    let code = std::fs::read(crate::submission("correct").join("salbLLfunctions.py")).unwrap();
+    std::fs::write(subs.path().join("amy.py"), &code).unwrap();
+    std::fs::create_dir(subs.path().join("bo")).unwrap();
+    std::fs::write(subs.path().join("bo/salbLLfunctions.py"), &code).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let amy = subs.path().join("amy.py");
+    let refused = [
+        vec!["-o".to_owned(), amy.display().to_string()],
+        vec![
+            "--feedback".to_owned(),
+            subs.path().join("bo/fb").display().to_string(),
+        ],
+        vec![
+            "-o".to_owned(),
+            format!("{}/bo/../amy.py", subs.path().display()),
+        ],
+    ];
+    for flags in refused {
+        let run = salgrade()
+            .args(["grade", "-a", "a48", "--cases", "0", "--format", "csv"])
+            .args(&flags)
+            .arg("--out-dir")
+            .arg(out.path())
+            .arg(subs.path())
+            .output()
+            .unwrap();
+        let err = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(2), "{flags:?}: {err}");
+        assert_eq!(
+            err.trim().lines().last().map(|l| l.starts_with("error: ")),
+            Some(true),
+            "{err}"
+        );
+        assert!(err.contains("inside the submission"), "{err}");
+    }
+    assert_eq!(std::fs::read(&amy).unwrap(), code, "amy's code is intact");
+    assert!(!subs.path().join("bo/fb").exists());
+}
+
+#[test]
+fn an_export_wrapped_in_one_more_folder_is_refused_with_the_folder_to_grade() {
+    let subs = tempfile::tempdir().unwrap();
+    for name in ["ann", "ben", "cat"] {
+        let dir = subs.path().join("A2").join(name).join("a2");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("solution.py"), "").unwrap();
+    }
+    let run = salgrade()
+        .args(["grade", "--cases", "0"])
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    let wanted = format!("salgrade grade {}", subs.path().join("A2").display());
+    assert!(
+        err.contains("holds 3 student folders") && err.contains(&wanted),
+        "{err}"
+    );
+}
