@@ -290,3 +290,36 @@ fn missing_and_malformed_reports_are_named() {
         stderr_of(&run)
     );
 }
+
+#[test]
+fn a_shard_whose_scores_do_not_add_up_is_refused() {
+    let g = graded();
+    let dir = tempfile::tempdir().unwrap();
+    let mut report = read(&g.shards[0]);
+    let who = report["students"][0]["student"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    report["students"][0]["score"] = serde_json::json!(1e9);
+    let edited = dir.path().join("report.json");
+    std::fs::write(&edited, serde_json::to_vec(&report).unwrap()).unwrap();
+    let run = merge(&[&edited, &g.shards[1], &g.shards[2]], &["--format", "csv"]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(stdout_of(&run).is_empty(), "no row is written");
+    assert!(
+        err.contains(&format!("report `{}`", edited.display()))
+            && err.contains(&format!("student `{who}`"))
+            && err.contains("score 1000000000 where its functions earn"),
+        "{err}"
+    );
+    // A function's tally raised without its cases is caught too.
+    let mut report = read(&g.shards[0]);
+    let functions = report["students"][0]["functions"].as_object_mut().unwrap();
+    let (_, f) = functions.iter_mut().next().unwrap();
+    f["passed"] = serde_json::json!(f["total"].as_u64().unwrap() + 5);
+    std::fs::write(&edited, serde_json::to_vec(&report).unwrap()).unwrap();
+    let run = merge(&[&edited], &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
+    assert!(stderr_of(&run).contains("passed where its cases say"));
+}
