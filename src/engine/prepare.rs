@@ -13,6 +13,7 @@ use crate::assignment::Assignment;
 use crate::grading::{self, rubric::Rubric};
 use crate::outcome::RawOutcome;
 use crate::runner::{self, Deadline, Harness, Language, RunnerConfig};
+use crate::verdict::VerdictKind;
 use salgrade_reference::CaseFile;
 
 /// How per-case deadlines are chosen.
@@ -174,6 +175,9 @@ fn measure(
         .zip(&results)
         .find(|(_, r)| !r.verdict.passed())
     {
+        if r.verdict.kind == VerdictKind::BuildFailed {
+            bail!("{}", unbuildable(runner, r.verdict.detail.as_deref()));
+        }
         let stderr = run.stderr.excerpt();
         let cause =
             crate::bounds::limit_to_raise(&r.verdict, &stderr, runner).unwrap_or_else(|| {
@@ -213,6 +217,37 @@ fn measure(
             _ => Measured::default(),
         })
         .collect())
+}
+
+/// Why salgrade's own solution could not be built, in words: the compiler
+/// or the build's settings, never the cases (the model solution builds with
+/// a working C++20 compiler), with the first thing the build said and the
+/// flags that change it.
+fn unbuildable(runner: &RunnerConfig, detail: Option<&str>) -> String {
+    let first = detail
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| crate::bounds::last_line(l, 300))
+        .unwrap_or_else(|| "it said nothing".to_owned());
+    let compiler = runner
+        .cxx
+        .as_ref()
+        .map(|c| format!("`{}`", c.executable.display()))
+        .unwrap_or_else(|| "the compiler".to_owned());
+    let timed_out = first.contains("--build-timeout-ms") || first.contains("CPU time");
+    let what_to_do = if timed_out {
+        format!(
+            "raise `--build-timeout-ms` (now {} ms) on a slow or busy machine",
+            runner.build.timeout.as_millis()
+        )
+    } else {
+        "pass `--cxx` a C++ compiler (`g++` or `clang++`; `gcc` compiles C and does not link the C++ library)".to_owned()
+    };
+    format!(
+        "it cannot be built with {compiler}: {first}. salgrade's model solution builds with any C++20 compiler, so the toolchain or the build settings are at fault, not the cases or a student: {what_to_do}"
+    )
 }
 
 #[cfg(test)]

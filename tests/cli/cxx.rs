@@ -911,3 +911,31 @@ fn cc_and_cxx_files_are_found_inferred_and_built_like_cpp() {
         stdout_of(&run)
     );
 }
+
+#[test]
+fn a_model_solution_that_cannot_be_built_blames_the_toolchain() {
+    let Some(gcc) = ["/usr/bin/gcc", "/usr/bin/cc"]
+        .into_iter()
+        .find(|c| Path::new(c).exists())
+    else {
+        eprintln!("note: skipping: no C compiler driver to pass as `--cxx`");
+        return;
+    };
+    if !have_cxx() {
+        return;
+    }
+    let run = salgrade()
+        .args(["check", "--cases", "0", "--cxx", gcc])
+        .arg(cpp_dir("min-throws").join("correct/min_throws.cpp"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot be built with")
+            && err.contains("undefined reference")
+            && err.contains("pass `--cxx` a C++ compiler")
+            && !err.contains("salgrade bug"),
+        "{err}"
+    );
+}
