@@ -65,13 +65,23 @@ pub(crate) fn path_in(dir: &Path) -> PathBuf {
     dir.join("journal.jsonl")
 }
 
-/// The hash of what grading `sub` reads: the file's bytes, or the reason
-/// there is no file. An unreadable file hashes its error, so it is graded
-/// again (and fails there with the full message).
+/// The hash of what grading `sub` reads: the file's bytes and its
+/// siblings' (names and bytes), or the reason there is no file. An
+/// unreadable file hashes its error, so it is graded again (and fails
+/// there with the full message).
 pub(crate) fn submission_hash(sub: &crate::discover::Submission) -> String {
     match (&sub.file, &sub.problem) {
         (Some(file), None) => match std::fs::read(file) {
-            Ok(bytes) => fingerprint(&[b"file", &bytes]),
+            Ok(bytes) if sub.siblings.is_empty() => fingerprint(&[b"file", &bytes]),
+            Ok(bytes) => {
+                let mut parts: Vec<Vec<u8>> = vec![b"file".to_vec(), bytes];
+                for sibling in &sub.siblings {
+                    parts.push(sibling.to_string_lossy().into_owned().into_bytes());
+                    parts.push(std::fs::read(sibling).unwrap_or_default());
+                }
+                let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+                fingerprint(&parts)
+            }
             Err(e) => fingerprint(&[b"unreadable", e.to_string().as_bytes()]),
         },
         (_, problem) => fingerprint(&[b"problem", problem.as_deref().unwrap_or("").as_bytes()]),

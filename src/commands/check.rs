@@ -47,6 +47,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         file: Some(args.file.clone()),
         warnings: vec![],
         problem: None,
+        siblings: discover::siblings::beside(&args.file),
     };
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;

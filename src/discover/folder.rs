@@ -30,6 +30,9 @@ pub(super) fn in_folder(student: &str, dir: &Path, wanted: &Wanted<'_>) -> Submi
     if !by_name(&mut sub, dir, &walked.candidates, wanted) {
         by_definition(&mut sub, dir, &walked, wanted);
     }
+    if let Some(file) = &sub.file {
+        sub.siblings = super::siblings::beside(file);
+    }
     sub
 }
 

@@ -25,6 +25,7 @@
 mod flat;
 mod folder;
 mod identity;
+pub(crate) mod siblings;
 
 use std::fs::FileType;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,10 @@ pub(crate) struct Submission {
     pub warnings: Vec<String>,
     /// Why nothing could be graded (score 0).
     pub problem: Option<String>,
+    /// The student's other source files beside `file`, in a student's
+    /// folder (never in a flat layout, where they are other students'):
+    /// the engine gives the run those its language can use.
+    pub siblings: Vec<PathBuf>,
 }
 
 impl Submission {
@@ -52,6 +57,7 @@ impl Submission {
             file: None,
             warnings: vec![],
             problem: None,
+            siblings: vec![],
         }
     }
 }
@@ -496,6 +502,7 @@ mod tests {
                     file: None,
                     warnings: vec![],
                     problem: None,
+                    siblings: vec![],
                 },
             })
             .collect();

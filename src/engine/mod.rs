@@ -192,9 +192,15 @@ impl Engine {
         let Ok(source) = std::fs::read(file) else {
             return none();
         };
-        let Ok(mut runner) =
-            runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot, None)
-        else {
+        let siblings = self.sibling_files(file, &sub.siblings, &mut Vec::new());
+        let Ok(mut runner) = runner::SubmissionRunner::with_siblings(
+            &self.runner,
+            &calibrated.harness,
+            &source,
+            &siblings,
+            slot,
+            None,
+        ) else {
             return none();
         };
         let cases = &self.case_file.cases;
@@ -208,6 +214,93 @@ impl Engine {
             .collect();
         drop(runner.finish());
         verdicts
+    }
+
+    /// The student's other files beside `file` (see
+    /// [`crate::discover::siblings`]) that the run is given, as (name,
+    /// contents); each one left out is said in `warnings`, with why.
+    ///
+    /// Python: the `.py` files, so `from helpers import cell` works as it
+    /// did for the student (a course may hand in a whole folder, as MarkUs
+    /// and Gradescope do); never a file of the course's or salgrade's
+    /// (the runner keeps theirs), and none for an assignment with a
+    /// container rule, whose check reads the graded file alone (a helper
+    /// module would be a way around it). C++: none; the build compiles
+    /// the one file.
+    pub(crate) fn sibling_files(
+        &self,
+        file: &Path,
+        siblings: &[std::path::PathBuf],
+        warnings: &mut Vec<String>,
+    ) -> Vec<(String, Vec<u8>)> {
+        use crate::discover::siblings::{MAX_SIBLING_BYTES, MAX_SIBLINGS};
+        let name_of = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let graded = name_of(file);
+        let listed = |names: &[String]| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let python = language_of(file) == Some(Language::Python);
+        let usable: Vec<&std::path::PathBuf> = siblings
+            .iter()
+            .filter(|p| !python || name_of(p).ends_with(".py"))
+            .collect();
+        if usable.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<String> = usable.iter().map(|p| name_of(p)).collect();
+        if !python {
+            warnings.push(format!(
+                "only `{graded}` is compiled: {} beside it {} not (a C++ submission is one file; put what it includes into it)",
+                listed(&names),
+                if names.len() == 1 { "is" } else { "are" }
+            ));
+            return Vec::new();
+        }
+        if self.assignment.container_rule().is_some() {
+            warnings.push(format!(
+                "only `{graded}` is used: {} beside it {} not given to your code, since the handout's rule is checked on that one file (put your helpers into it)",
+                listed(&names),
+                if names.len() == 1 { "is" } else { "are" }
+            ));
+            return Vec::new();
+        }
+        let mut given = Vec::new();
+        let mut left_out = Vec::new();
+        for (path, name) in usable.into_iter().zip(names) {
+            let size = std::fs::symlink_metadata(path)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map(|m| m.len());
+            match size {
+                _ if given.len() >= MAX_SIBLINGS => {
+                    left_out.push(format!("`{name}` (more than {MAX_SIBLINGS} files)"));
+                }
+                Some(size) if size <= MAX_SIBLING_BYTES => match std::fs::read(path) {
+                    Ok(bytes) => given.push((name, bytes)),
+                    Err(e) => left_out.push(format!("`{name}` (cannot be read: {e})")),
+                },
+                Some(_) => left_out.push(format!(
+                    "`{name}` (larger than {} KiB)",
+                    MAX_SIBLING_BYTES / 1024
+                )),
+                None => left_out.push(format!("`{name}` (not a regular file)")),
+            }
+        }
+        if !left_out.is_empty() {
+            warnings.push(format!(
+                "not given to your code beside `{graded}`: {}",
+                left_out.join(", ")
+            ));
+        }
+        given
     }
 
     /// Whether a recorded result (a journal entry) is one this run could

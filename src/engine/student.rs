@@ -108,7 +108,7 @@ impl Engine {
             })
         });
         let ran = match (&sub.file, problem) {
-            (Some(file), None) => self.run_file(file, slot, &mut warnings)?,
+            (Some(file), None) => self.run_file(file, &sub.siblings, slot, &mut warnings)?,
             (_, problem) => self.nothing_graded(problem, &mut warnings),
         };
         let offending = lint::offending_functions(&ran.violations).len();
@@ -157,11 +157,13 @@ impl Engine {
     fn run_file(
         &self,
         file: &Path,
+        siblings: &[std::path::PathBuf],
         slot: usize,
         warnings: &mut Vec<String>,
     ) -> anyhow::Result<Ran> {
         let source =
             std::fs::read(file).with_context(|| format!("cannot read `{}`", file.display()))?;
+        let siblings = self.sibling_files(file, siblings, warnings);
         let context = || format!("cannot grade `{}`", file.display());
         let language = language_of(file);
         let calibrated = language
@@ -189,9 +191,15 @@ impl Engine {
             checked: r.checked,
             exempt: r.exempt,
         });
-        let mut runner =
-            runner::SubmissionRunner::new(&self.runner, &calibrated.harness, &source, slot, ask)
-                .with_context(context)?;
+        let mut runner = runner::SubmissionRunner::with_siblings(
+            &self.runner,
+            &calibrated.harness,
+            &source,
+            &siblings,
+            slot,
+            ask,
+        )
+        .with_context(context)?;
         warnings.extend(
             runner
                 .build_warnings()

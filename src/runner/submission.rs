@@ -66,6 +66,22 @@ impl<'a> SubmissionRunner<'a> {
         slot: usize,
         lint: Option<LintAsk<'_>>,
     ) -> Result<SubmissionRunner<'a>, SessionError> {
+        SubmissionRunner::with_siblings(cfg, harness, source, &[], slot, lint)
+    }
+
+    /// [`SubmissionRunner::new`], with the student's own other files (name,
+    /// contents) put beside the graded one, so a file that imports its
+    /// helper module runs as it did for the student. Python only; a
+    /// sibling never replaces a file of salgrade's or of the course's (a
+    /// name already given, in any case, or one starting `_salgrade`).
+    pub(crate) fn with_siblings(
+        cfg: &'a RunnerConfig,
+        harness: &'a Harness,
+        source: &'a [u8],
+        siblings: &'a [(String, Vec<u8>)],
+        slot: usize,
+        lint: Option<LintAsk<'_>>,
+    ) -> Result<SubmissionRunner<'a>, SessionError> {
         unix::become_subreaper();
         let mut runner = SubmissionRunner {
             cfg,
@@ -103,6 +119,12 @@ impl<'a> SubmissionRunner<'a> {
                         lint::CHECKER_PY.as_bytes(),
                     ));
                     runner.lint = Some(ask.argument(student_file));
+                }
+                for (name, contents) in siblings {
+                    let taken = files.iter().any(|f| f.name.eq_ignore_ascii_case(name));
+                    if !taken && !name.to_ascii_lowercase().starts_with("_salgrade") {
+                        files.push(SessionFile::text(name, contents));
+                    }
                 }
                 runner.prepared = Prepared::Python {
                     student_file,

@@ -613,3 +613,87 @@ fn an_export_wrapped_in_one_more_folder_is_refused_with_the_folder_to_grade() {
         "{err}"
     );
 }
+
+/// A LeetCode 909 solution whose square-to-cell helper is in its own module.
+const IMPORTS_ITS_HELPER: &str = "from collections import deque
+from helpers import cell
+class Solution:
+    def snakesAndLadders(self, board):
+        n = len(board); dist = {1: 0}; q = deque([1])
+        while q:
+            s = q.popleft()
+            if s == n * n: return dist[s]
+            for k in range(s + 1, min(s + 6, n * n) + 1):
+                r, c = cell(k, n)
+                d = board[r][c] if board[r][c] != -1 else k
+                if d not in dist:
+                    dist[d] = dist[s] + 1; q.append(d)
+        return -1
+";
+
+#[test]
+fn a_students_own_helper_module_is_given_beside_the_file() {
+    let subs = tempfile::tempdir().unwrap();
+    let bob = subs.path().join("bob");
+    std::fs::create_dir(&bob).unwrap();
+    std::fs::write(bob.join("solution.py"), IMPORTS_ITS_HELPER).unwrap();
+    std::fs::write(
+        bob.join("helpers.py"),
+        "def cell(s, n):\n    r, c = divmod(s - 1, n)\n    return n - 1 - r, (c if r % 2 == 0 else n - 1 - c)\n",
+    )
+    .unwrap();
+    // A file named as salgrade's own never replaces it.
+    std::fs::write(bob.join("_salgrade_values.py"), "raise SystemExit(3)\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .args([
+            "grade",
+            "--cases",
+            "5",
+            "--shrink-ms",
+            "0",
+            "--format",
+            "csv",
+        ])
+        .arg("--out-dir")
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}\n{}", stdout_of(&run));
+    // `check` gives the file's neighbours too.
+    let run = salgrade()
+        .args(["check", "--cases", "5", "--shrink-ms", "0"])
+        .arg(bob.join("solution.py"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stdout_of(&run));
+}
+
+#[test]
+fn an_a48_helper_module_is_not_given_and_the_feedback_says_why() {
+    let subs = tempfile::tempdir().unwrap();
+    let ann = subs.path().join("ann");
+    std::fs::create_dir(&ann).unwrap();
+    std::fs::copy(
+        crate::submission("correct").join("salbLLfunctions.py"),
+        ann.join("salbLLfunctions.py"),
+    )
+    .unwrap();
+    std::fs::write(ann.join("helpers.py"), "def f():\n    return [1]\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "0", "--shrink-ms", "0", "--out-dir"])
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let table = stdout_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    assert!(
+        table.contains("only `salbLLfunctions.py` is used: `helpers.py`")
+            && table.contains("rule is checked on that one file"),
+        "{table}"
+    );
+}
