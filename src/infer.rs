@@ -143,15 +143,40 @@ fn names(name: &str, file: &str) -> bool {
         .is_some_and(|prefix| prefix.len() > 1 && prefix.ends_with('_'))
 }
 
-/// The one assignment whose definitions `text` holds, if exactly one's do.
-pub(crate) fn by_definitions(text: &str) -> Option<&'static dyn Assignment> {
+/// The one assignment whose definitions `text`, a file in `language`,
+/// holds, if exactly one's do. The assignments' markers are
+/// Python's (`def get_min_dice_throws(`, `class Game`); in C++ a function
+/// is defined by its name and `(` after a return type
+/// (`int getMinDiceThrows(int move[], int n)`), so there the name followed
+/// by `(` counts, and a C++ file points only to an assignment that takes
+/// C++.
+pub(crate) fn by_definitions_in(text: &str, language: Language) -> Option<&'static dyn Assignment> {
     let mut found = assignment::ALL.iter().copied().filter(|a| {
-        a.definition_markers()
-            .iter()
-            .any(|m| text.contains(m.as_str()))
+        a.languages().contains(&language)
+            && a.definition_markers().iter().any(|m| match language {
+                Language::Python => text.contains(m.as_str()),
+                Language::Cpp => defines_in_cpp(text, m),
+            })
     });
     let one = found.next()?;
     found.next().is_none().then_some(one)
+}
+
+/// Whether C++ `text` defines what the Python `marker` names: `class X`
+/// as it is, `def f(` as `f` (whole word) followed by `(`.
+pub(crate) fn defines_in_cpp(text: &str, marker: &str) -> bool {
+    let Some(name) = marker
+        .strip_prefix("def ")
+        .and_then(|m| m.strip_suffix('('))
+    else {
+        return text.contains(marker);
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].trim_start().chars().next();
+        !before.is_some_and(word) && after == Some('(')
+    })
 }
 
 /// Most of a source file that is read to look for definitions: enough for
@@ -166,7 +191,8 @@ fn definitions_in(path: &Path) -> Option<&'static dyn Assignment> {
         .take(READ_AT_MOST)
         .read_to_end(&mut text)
         .ok()?;
-    by_definitions(&String::from_utf8_lossy(&text))
+    let language = Language::of_file(&path.file_name()?.to_string_lossy())?;
+    by_definitions_in(&String::from_utf8_lossy(&text), language)
 }
 
 fn is_source(name: &str) -> bool {
@@ -267,7 +293,7 @@ mod tests {
 
     #[test]
     fn definitions_point_only_when_one_assignment_matches() {
-        let id = |t: &str| by_definitions(t).map(|a| a.id());
+        let id = |t: &str| by_definitions_in(t, Language::Python).map(|a| a.id());
         assert_eq!(
             id("def snakesAndLadders(self, board):"),
             Some("leetcode909")
@@ -275,6 +301,20 @@ mod tests {
         assert_eq!(id("class Game:\n"), Some("game"));
         assert_eq!(id("print('hello')"), None);
         assert_eq!(id("class Game:\ndef snakesAndLadders(self, b):"), None);
+        let cpp = |t: &str| by_definitions_in(t, Language::Cpp).map(|a| a.id());
+        assert_eq!(
+            cpp("int getMinDiceThrows(int move[], int n) {"),
+            Some("min-throws")
+        );
+        assert_eq!(
+            cpp("class Solution {\n int snakesAndLadders (vector<vector<int>>& b) {"),
+            Some("leetcode909")
+        );
+        assert_eq!(cpp("class Game {\n};"), Some("game"));
+        // A longer name that merely contains the function's is not it.
+        assert_eq!(cpp("int my_getMinDiceThrows2(int n);"), None);
+        // a48 takes Python only.
+        assert_eq!(cpp("bool willfinish(int a) {"), None);
     }
 
     #[test]

@@ -106,8 +106,13 @@ pub(super) fn prepared_engine(
 ) -> anyhow::Result<Engine> {
     for &language in languages {
         if !assignment.languages().contains(&language) {
+            let takers: Vec<String> = crate::assignment::ALL
+                .iter()
+                .filter(|a| a.languages().contains(&language))
+                .map(|a| format!("`--assignment {}`", a.id()))
+                .collect();
             bail!(
-                "assignment `{}` takes {} submissions, not {}",
+                "assignment `{}` takes {} submissions, not {}; the assignments that take {} are {} (pass one, or name the file as the handout does)",
                 assignment.id(),
                 assignment
                     .languages()
@@ -115,7 +120,9 @@ pub(super) fn prepared_engine(
                     .map(|l| l.name())
                     .collect::<Vec<_>>()
                     .join(" or "),
-                language.name()
+                language.name(),
+                language.name(),
+                takers.join(", ")
             );
         }
     }

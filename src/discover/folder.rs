@@ -177,7 +177,15 @@ fn by_definition(sub: &mut Submission, dir: &Path, walked: &Walked, wanted: &Wan
             std::fs::read(p)
                 .map(|t| {
                     let t = String::from_utf8_lossy(&t);
-                    wanted.markers.iter().any(|m| t.contains(m.as_str()))
+                    let cpp = crate::runner::Language::of_file(&name_of(p))
+                        == Some(crate::runner::Language::Cpp);
+                    wanted.markers.iter().any(|m| {
+                        if cpp {
+                            crate::infer::defines_in_cpp(&t, m)
+                        } else {
+                            t.contains(m.as_str())
+                        }
+                    })
                 })
                 .unwrap_or(false)
         })

@@ -939,3 +939,45 @@ fn a_model_solution_that_cannot_be_built_blames_the_toolchain() {
         "{err}"
     );
 }
+
+#[test]
+fn a_cpp_file_named_otherwise_is_inferred_by_what_it_defines() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
+    let file = dir.path().join("MinThrows (2).cpp");
+    std::fs::copy(&source, &file).unwrap();
+    let run = salgrade()
+        .args(["check", "--cases", "2", "--shrink-ms", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("assignment `min-throws`, inferred from the functions"),
+        "{err}"
+    );
+    // A folder of such files, graded without `--assignment`.
+    let subs = dir.path().join("subs");
+    std::fs::create_dir_all(subs.join("ann")).unwrap();
+    std::fs::copy(&source, subs.join("ann/MinThrows.cpp")).unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "2", "--shrink-ms", "0", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    // A C++ file checked as a Python-only assignment names those that take C++.
+    let run = salgrade()
+        .args(["check", "-a", "a48", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("`--assignment min-throws`"), "{err}");
+}
