@@ -58,7 +58,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Grade a folder of submissions and print the score table.
     #[command(
-        after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` per student."
+        after_help = "Example:\n  salgrade grade submissions/ --format csv -o grades.csv --feedback feedback/\n\nLayouts: one folder per student (MarkUs, GitHub Classroom; the file may be nested) or one `NAME.py` or `NAME.cpp` per student (flat)."
     )]
     Grade(GradeArgs),
     /// Combine the `report.json` files of `grade --shard` runs into one report.
@@ -103,7 +103,7 @@ pub(crate) enum Command {
 /// Which assignment a command is about.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct AssignmentArg {
-    /// The assignment (see `salgrade assignments`); default `a48`. A case file names its own, which wins.
+    /// The assignment (`salgrade assignments` lists them). Without it, `check`, `grade` and `lint` infer it from the files' names or the functions they define, and `ref` from a case file given as `--board`; otherwise it is `a48`. A case file names its own assignment: a different `--assignment` is an error.
     #[arg(long, short = 'a', value_name = "NAME")]
     pub assignment: Option<String>,
 }
@@ -206,7 +206,7 @@ pub(crate) struct RunArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct GradeArgs {
-    /// The folder of submissions: one folder or one `.py` file per student.
+    /// The folder of submissions: one folder per student, or one source file per student (`alice.py`, `bob.cpp`; `.cc` and `.cxx` too).
     pub submissions: PathBuf,
     #[command(flatten)]
     pub cases: CaseArgs,
@@ -279,7 +279,7 @@ pub(crate) struct ClustersArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// The student's file (`salbLLfunctions.py`, `solution.py`, `min_throws.py`).
+    /// The student's file (`salbLLfunctions.py`, `solution.py`, `min_throws.py`, `snakes_game.py`, or the C++ `.cpp`, `.cc`, `.cxx` of the last three).
     pub file: PathBuf,
     #[command(flatten)]
     pub cases: CaseArgs,

@@ -280,13 +280,13 @@ impl<P: IntProblem> Assignment for Numeric<P> {
             return Err(format!("`{question}` takes no arguments"));
         }
         // The bare board (`[-1, 5, ...]`, `[[-1, -1], ...]`) is taken as
-        // well as the case file's input form.
+        // well as the case file's input form; a bare board that is wrong
+        // gets the same error (`move[1] is 3, but ...`) as the wrapped one.
         let input = match (self.0.parse(input), input) {
             (Ok(parsed), _) => parsed,
-            (Err(e), bare @ serde_json::Value::Array(_)) => self
+            (Err(_), bare @ serde_json::Value::Array(_)) => self
                 .0
-                .parse(&serde_json::json!({ self.0.board_key(): bare }))
-                .map_err(|_| e)?,
+                .parse(&serde_json::json!({ self.0.board_key(): bare }))?,
             (Err(e), _) => return Err(e),
         };
         Ok(match question {

@@ -2,8 +2,11 @@
 
 use anyhow::{Context, anyhow, bail};
 
+use salgrade_reference::CaseFile;
+
 use super::SUCCESS;
 use super::choose::{named, options};
+use crate::assignment::{self, Assignment};
 use crate::cli::RefArgs;
 
 /// The input `ref` asks about: a file or JSON on the command line.
@@ -24,8 +27,47 @@ fn ref_input(args: &RefArgs) -> anyhow::Result<(serde_json::Value, String)> {
     }
 }
 
+/// A case file given as the board (`ref --board cases.json`): its
+/// assignment, which wins over the default, and its one case's input.
+fn from_case_file(
+    args: &RefArgs,
+    value: serde_json::Value,
+    origin: &str,
+) -> anyhow::Result<(&'static dyn Assignment, serde_json::Value)> {
+    let is_case_file = value
+        .get("assignment")
+        .is_some_and(serde_json::Value::is_string)
+        && value.get("cases").is_some_and(serde_json::Value::is_array);
+    if !is_case_file {
+        return Ok((named(&args.assignment)?, value));
+    }
+    let file: CaseFile =
+        serde_json::from_value(value).with_context(|| format!("{origin} is not a case file"))?;
+    let assignment = assignment::by_id(&file.assignment).with_context(|| origin.to_owned())?;
+    if let Some(asked) = args
+        .assignment
+        .assignment
+        .as_deref()
+        .filter(|a| *a != file.assignment)
+    {
+        bail!(
+            "`--assignment {asked}` contradicts {origin}, a case file for `{}`; drop `--assignment`",
+            file.assignment
+        );
+    }
+    match file.cases.as_slice() {
+        [one] => Ok((assignment, one.input.clone())),
+        cases => bail!(
+            "{origin} is a case file for `{}` with {} cases; `ref` answers about one input: give a case file with one case (as `check` writes for a counterexample), or its `input` with `--board-json`",
+            file.assignment,
+            cases.len()
+        ),
+    }
+}
+
 pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
-    let assignment = named(&args.assignment)?;
+    let (input, origin) = ref_input(&args)?;
+    let (assignment, input) = from_case_file(&args, input, &origin)?;
     let questions = assignment.questions();
     if !questions.iter().any(|q| q.name == args.question) {
         bail!(
@@ -40,7 +82,6 @@ pub(crate) fn reference(args: RefArgs) -> anyhow::Result<u8> {
         );
     }
     let options = options(assignment, &args.options)?;
-    let (input, origin) = ref_input(&args)?;
     let text = assignment
         .ask(&args.question, &input, &args.args, &options)
         .map_err(|e| anyhow!("{origin}: {e}"))?;

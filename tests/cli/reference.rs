@@ -88,3 +88,70 @@ fn a_wrong_number_of_steps_names_the_question_as_typed() {
         .unwrap();
     assert!(stderr_of(&out).contains("`willfinish` takes 1 step size, 0 given"));
 }
+
+#[test]
+fn a_bare_board_gets_the_same_error_as_the_wrapped_one() {
+    for (assignment, bare, wanted) in [
+        ("min-throws", "[-1,3,-1]", "move[1] is 3, but"),
+        ("leetcode909", "[[-1,-1],[-1,7]]", "is 7, but a cell holds"),
+    ] {
+        let run = salgrade()
+            .args(["ref", "-a", assignment, "answer", "--board-json", bare])
+            .output()
+            .unwrap();
+        let err = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(wanted) && !err.contains("not of the form"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_case_file_as_the_board_names_its_own_assignment() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.json");
+    std::fs::write(
+        &one,
+        r#"{"assignment": "leetcode909", "cases": [{"id": "x", "function": "snakesAndLadders",
+            "input": {"board": [[-1, -1], [-1, -1]]}, "expected": {"answer": 1}}]}"#,
+    )
+    .unwrap();
+    let run = salgrade()
+        .args(["ref", "answer", "--board"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    assert_eq!(stdout_of(&run).trim(), "1");
+    let run = salgrade()
+        .args(["ref", "-a", "a48", "answer", "--board"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        stderr_of(&run).contains("contradicts"),
+        "{}",
+        stderr_of(&run)
+    );
+    let many = dir.path().join("many.json");
+    let run = salgrade()
+        .args(["gen", "-a", "leetcode909", "--cases", "0", "-o"])
+        .arg(&many)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    let run = salgrade()
+        .args(["ref", "answer", "--board"])
+        .arg(&many)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a case file for `leetcode909` with"),
+        "{err}"
+    );
+}
