@@ -157,8 +157,11 @@ impl Journal {
             }
             let number = i + 1;
             if i == last && !complete {
+                let who = student_in(line)
+                    .map(|s| format!(" (student `{s}`, graded again)"))
+                    .unwrap_or_default();
                 read.dropped.push(format!(
-                    "journal line {number}: cut short (a run stopped in the middle of writing it)"
+                    "journal line {number}: cut short (a run stopped in the middle of writing it){who}"
                 ));
                 continue;
             }
@@ -227,15 +230,42 @@ impl Journal {
     }
 }
 
+/// The student a (possibly cut-short) entry line names, if its `student`
+/// field was written whole.
+fn student_in(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    let key = "\"student\":";
+    let rest = text[text.find(key)? + key.len()..].trim_start();
+    let mut de = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+    let student = de.next()?.ok()?;
+    Some(crate::shown::one_line(&student).into_owned())
+}
+
+/// Whether `sum` has the form of a checksum (16 hex digits).
+fn is_checksum(sum: &[u8]) -> bool {
+    sum.len() == 16 && sum.iter().all(u8::is_ascii_hexdigit)
+}
+
 /// One entry line, checked against its checksum.
 fn entry_of(fingerprint: &str, line: &[u8]) -> Result<Entry, String> {
-    let Some((sum, json)) = line
+    let split = line
         .iter()
         .position(|&b| b == b' ')
         .map(|at| (&line[..at], &line[at + 1..]))
-    else {
-        return Err("no checksum (not written by this salgrade)".to_owned());
+        .filter(|(sum, _)| is_checksum(sum));
+    let Some((sum, json)) = split else {
+        return Err(
+            if serde_json::from_slice::<serde_json::Value>(line).is_ok() {
+                "no checksum (not written by this salgrade)".to_owned()
+            } else {
+                "it is not JSON, nor a checksum and JSON (not written by salgrade, or damaged)"
+                    .to_owned()
+            },
+        );
     };
+    if serde_json::from_slice::<serde_json::Value>(json).is_err() {
+        return Err("its content is not JSON (damaged)".to_owned());
+    }
     let entry = serde_json::from_slice::<Entry>(json);
     let who = entry
         .as_ref()
@@ -308,5 +338,22 @@ mod tests {
         assert!(read.dropped[0].starts_with("journal line 2: no checksum"));
         assert!(read.dropped[1].contains("checksum does not match"));
         assert!(read.dropped[2].starts_with("journal line 4: cut short"));
+        // Not JSON at all is said so, not blamed on the checksum; a line cut
+        // short after its student names the student.
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("{not json at all\n0123456789abcdef {\"submission_hash\":\"1\",\"student\":\"bob\",\"sc");
+        std::fs::write(&path, text).unwrap();
+        let (_, read) = Journal::open(dir.path(), "fp", true).unwrap();
+        assert_eq!(read.dropped.len(), 2, "{:?}", read.dropped);
+        assert!(
+            read.dropped[0].contains("it is not JSON"),
+            "{:?}",
+            read.dropped
+        );
+        assert!(
+            read.dropped[1].contains("cut short") && read.dropped[1].contains("student `bob`"),
+            "{:?}",
+            read.dropped
+        );
     }
 }

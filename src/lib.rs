@@ -50,6 +50,10 @@ pub fn run() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if let Some(message) = bad_jobs_variable(&e, std::env::args().skip(1)) {
+                eprintln!("error: {message}");
+                return ExitCode::from(SETUP_ERROR);
+            }
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { SETUP_ERROR } else { 0 });
         }
@@ -84,4 +88,33 @@ fn one_line(e: &anyhow::Error) -> String {
         .map(|c| shown::one_line(&c.to_string().replace('\n', " ")).into_owned())
         .collect::<Vec<_>>()
         .join(": ")
+}
+
+/// A bad `--jobs` that came from `SALGRADE_JOBS` (the command line has no
+/// `-j`), in words that name the variable: clap's own message names only
+/// the flag, which the user never typed.
+fn bad_jobs_variable(e: &clap::Error, args: impl Iterator<Item = String>) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidValue && e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let about_jobs = matches!(
+        e.get(ContextKind::InvalidArg),
+        Some(ContextValue::String(arg)) if arg.starts_with("--jobs")
+    );
+    let typed = args
+        .take_while(|a| a != "--")
+        .any(|a| a.starts_with("--jobs") || (a.starts_with("-j") && !a.starts_with("--")));
+    let value = std::env::var_os("SALGRADE_JOBS")?;
+    let value = value.to_string_lossy();
+    let is = if value.trim().is_empty() {
+        "set but empty".to_owned()
+    } else {
+        format!("`{value}`")
+    };
+    (about_jobs && !typed).then(|| {
+        format!(
+            "the environment variable `SALGRADE_JOBS` is {is}, not a number of jobs from 1 to 256 (it stands for `--jobs`): set it to one, or unset it (`unset SALGRADE_JOBS`) to use the number of cores"
+        )
+    })
 }

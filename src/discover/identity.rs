@@ -23,6 +23,33 @@ fn name_hash(name: &str) -> u64 {
     h
 }
 
+/// For a name that is not plain ASCII, its characters beyond ASCII as code
+/// points and whether it is composed (NFC) or decomposed (NFD), so two
+/// names that look the same (`zoë` typed on macOS and on Linux) are told
+/// apart in a warning: ` (decomposed: zoe\u{308})`. Nothing for ASCII.
+fn code_points(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    if name.is_ascii() {
+        return String::new();
+    }
+    let form = if name.nfc().eq(name.chars()) {
+        "composed"
+    } else {
+        "decomposed"
+    };
+    let escaped: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                format!("\\u{{{:x}}}", u32::from(c))
+            }
+        })
+        .collect();
+    format!(" ({form}: {escaped})")
+}
+
 /// Gives every entry an identifier unique under [`identity_key`]; entries
 /// that collide get `-` and a suffix from their own name, and a warning.
 pub(super) fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
@@ -40,7 +67,14 @@ pub(super) fn assign_identities(entries: &mut [Entry]) -> Vec<String> {
         }
         let named: Vec<String> = members
             .iter()
-            .map(|&i| format!("`{}` as `{}`", entries[i].name, entries[i].sub.student))
+            .map(|&i| {
+                format!(
+                    "`{}`{} as `{}`",
+                    entries[i].name,
+                    code_points(&entries[i].name),
+                    entries[i].sub.student
+                )
+            })
             .collect();
         let warning = format!(
             "{} entries map to the same student `{}`; each is graded on its own row: {}",

@@ -425,6 +425,13 @@ mod tests {
             "{:?}",
             d.warnings
         );
+        // The two names look the same; the warning shows how they differ.
+        assert!(
+            d.warnings[0].contains("(composed: Zo\\u{eb})")
+                && d.warnings[0].contains("(decomposed: Zoe\\u{308})"),
+            "{:?}",
+            d.warnings
+        );
     }
 
     #[test]

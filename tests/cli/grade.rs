@@ -697,3 +697,36 @@ fn an_a48_helper_module_is_not_given_and_the_feedback_says_why() {
         "{table}"
     );
 }
+
+#[test]
+fn a_bad_salgrade_jobs_variable_is_named() {
+    for value in ["", "many"] {
+        let run = salgrade()
+            .env("SALGRADE_JOBS", value)
+            .arg("grade")
+            .arg(fixtures().join("submissions"))
+            .output()
+            .unwrap();
+        let err = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("environment variable `SALGRADE_JOBS`") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn help_says_what_the_commands_do_without_an_assignment_and_which_files() {
+    let help = |cmd: &str| stdout_of(&salgrade().args([cmd, "--help"]).output().unwrap());
+    for cmd in ["check", "grade", "lint"] {
+        let text = help(cmd);
+        assert!(
+            !text.contains("default `a48`. A case file"),
+            "{cmd}: {text}"
+        );
+        assert!(text.contains("infer it"), "{cmd}: {text}");
+    }
+    assert!(help("check").contains("snakes_game.py"));
+    assert!(help("grade").contains("`bob.cpp`"));
+}

@@ -323,3 +323,16 @@ fn a_shard_whose_scores_do_not_add_up_is_refused() {
     assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
     assert!(stderr_of(&run).contains("passed where its cases say"));
 }
+
+#[test]
+fn the_scheduler_examples_read_the_seed_from_a_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for file in ["slurm/grade.sbatch", "kubernetes/grade-job.yaml"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(text.contains("--seed-file"), "{file}");
+        assert!(
+            !text.contains("--seed \""),
+            "{file} passes the secret seed as an argument"
+        );
+    }
+}
