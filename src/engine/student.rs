@@ -163,7 +163,7 @@ impl Engine {
     ) -> anyhow::Result<Ran> {
         let source =
             std::fs::read(file).with_context(|| format!("cannot read `{}`", file.display()))?;
-        let siblings = self.sibling_files(file, siblings, warnings);
+        let extra = self.sibling_files(file, siblings, warnings);
         let context = || format!("cannot grade `{}`", file.display());
         let language = language_of(file);
         let calibrated = language
@@ -191,15 +191,10 @@ impl Engine {
             checked: r.checked,
             exempt: r.exempt,
         });
-        let mut runner = runner::SubmissionRunner::with_siblings(
-            &self.runner,
-            &calibrated.harness,
-            &source,
-            &siblings,
-            slot,
-            ask,
-        )
-        .with_context(context)?;
+        let (cfg, harness) = (&self.runner, &calibrated.harness);
+        let mut runner =
+            runner::SubmissionRunner::with_siblings(cfg, harness, &source, &extra, slot, ask)
+                .with_context(context)?;
         warnings.extend(
             runner
                 .build_warnings()
