@@ -541,12 +541,120 @@ fn a_folder_with_both_languages_is_python_unless_told() {
     assert!(!graded.stderr.contains("both `"), "{}", graded.stderr);
 }
 
+#[test]
+fn cc_and_cxx_files_are_found_inferred_and_built_like_cpp() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
+    std::fs::create_dir_all(subs.join("ann")).unwrap();
+    std::fs::copy(&source, subs.join("ann/min_throws.cc")).unwrap();
+    // A Canvas flat download's name, with the other extension.
+    std::fs::copy(&source, subs.join("bob_12_34_min_throws.cxx")).unwrap();
+    // No `--assignment`: the names alone say it is min-throws.
+    let run = salgrade()
+        .args(["grade", "--cases", "4", "--shrink-ms", "0", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    let stderr = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("assignment `min-throws`"), "{stderr}");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap())
+            .unwrap();
+    assert_verdicts(&report, &[("ann", &[]), ("bob", &[])]);
+    let run = salgrade()
+        .args(["check", "--cases", "4", "--shrink-ms", "0"])
+        .arg(subs.join("ann/min_throws.cc"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    assert!(
+        stdout_of(&run).contains("All cases pass"),
+        "{}",
+        stdout_of(&run)
+    );
+}
+
+#[test]
+fn a_model_solution_that_cannot_be_built_blames_the_toolchain() {
+    let Some(gcc) = ["/usr/bin/gcc", "/usr/bin/cc"]
+        .into_iter()
+        .find(|c| Path::new(c).exists())
+    else {
+        eprintln!("note: skipping: no C compiler driver to pass as `--cxx`");
+        return;
+    };
+    if !have_cxx() {
+        return;
+    }
+    let run = salgrade()
+        .args(["check", "--cases", "0", "--cxx", gcc])
+        .arg(cpp_dir("min-throws").join("correct/min_throws.cpp"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot be built with")
+            && err.contains("undefined reference")
+            && err.contains("pass `--cxx` a C++ compiler")
+            && !err.contains("salgrade bug"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_cpp_file_named_otherwise_is_inferred_by_what_it_defines() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
+    let file = dir.path().join("MinThrows (2).cpp");
+    std::fs::copy(&source, &file).unwrap();
+    let run = salgrade()
+        .args(["check", "--cases", "2", "--shrink-ms", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("assignment `min-throws`, inferred from the functions"),
+        "{err}"
+    );
+    // A folder of such files, graded without `--assignment`.
+    let subs = dir.path().join("subs");
+    std::fs::create_dir_all(subs.join("ann")).unwrap();
+    std::fs::copy(&source, subs.join("ann/MinThrows.cpp")).unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "2", "--shrink-ms", "0", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    // A C++ file checked as a Python-only assignment names those that take C++.
+    let run = salgrade()
+        .args(["check", "-a", "a48", "--cases", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("`--assignment min-throws`"), "{err}");
+}
+
 // ---------------------------------------------------------------------------
 // Hostile C++ submissions.
 
 /// The ordinary students graded beside the attacks (C++ and Python).
 const ORDINARY: &[&str] = &["correct", "last_dequeued", "py_correct"];
-
 /// Counts connections to 127.0.0.1:PORT for the rest of the test binary's
 /// life; `None` if the port is taken.
 fn listener() -> Option<Arc<AtomicUsize>> {
@@ -871,113 +979,4 @@ fn a_game_that_does_not_compile_is_said_once_with_the_students_line_first() {
     assert!(!text.contains("Smallest failing"), "{text}");
     let detail = text.split("```text\n").nth(1).unwrap_or_default();
     assert!(detail.starts_with("snakes_game.cpp:"), "{text}");
-}
-
-#[test]
-fn cc_and_cxx_files_are_found_inferred_and_built_like_cpp() {
-    if !have_cxx() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let subs = dir.path().join("subs");
-    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
-    std::fs::create_dir_all(subs.join("ann")).unwrap();
-    std::fs::copy(&source, subs.join("ann/min_throws.cc")).unwrap();
-    // A Canvas flat download's name, with the other extension.
-    std::fs::copy(&source, subs.join("bob_12_34_min_throws.cxx")).unwrap();
-    // No `--assignment`: the names alone say it is min-throws.
-    let run = salgrade()
-        .args(["grade", "--cases", "4", "--shrink-ms", "0", "--out-dir"])
-        .arg(dir.path().join("out"))
-        .arg(&subs)
-        .output()
-        .unwrap();
-    let stderr = stderr_of(&run);
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("assignment `min-throws`"), "{stderr}");
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap())
-            .unwrap();
-    assert_verdicts(&report, &[("ann", &[]), ("bob", &[])]);
-    let run = salgrade()
-        .args(["check", "--cases", "4", "--shrink-ms", "0"])
-        .arg(subs.join("ann/min_throws.cc"))
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
-    assert!(
-        stdout_of(&run).contains("All cases pass"),
-        "{}",
-        stdout_of(&run)
-    );
-}
-
-#[test]
-fn a_model_solution_that_cannot_be_built_blames_the_toolchain() {
-    let Some(gcc) = ["/usr/bin/gcc", "/usr/bin/cc"]
-        .into_iter()
-        .find(|c| Path::new(c).exists())
-    else {
-        eprintln!("note: skipping: no C compiler driver to pass as `--cxx`");
-        return;
-    };
-    if !have_cxx() {
-        return;
-    }
-    let run = salgrade()
-        .args(["check", "--cases", "0", "--cxx", gcc])
-        .arg(cpp_dir("min-throws").join("correct/min_throws.cpp"))
-        .output()
-        .unwrap();
-    let err = stderr_of(&run);
-    assert_eq!(run.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("cannot be built with")
-            && err.contains("undefined reference")
-            && err.contains("pass `--cxx` a C++ compiler")
-            && !err.contains("salgrade bug"),
-        "{err}"
-    );
-}
-
-#[test]
-fn a_cpp_file_named_otherwise_is_inferred_by_what_it_defines() {
-    if !have_cxx() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let source = cpp_dir("min-throws").join("correct/min_throws.cpp");
-    let file = dir.path().join("MinThrows (2).cpp");
-    std::fs::copy(&source, &file).unwrap();
-    let run = salgrade()
-        .args(["check", "--cases", "2", "--shrink-ms", "0"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let err = stderr_of(&run);
-    assert_eq!(run.status.code(), Some(0), "{err}");
-    assert!(
-        err.contains("assignment `min-throws`, inferred from the functions"),
-        "{err}"
-    );
-    // A folder of such files, graded without `--assignment`.
-    let subs = dir.path().join("subs");
-    std::fs::create_dir_all(subs.join("ann")).unwrap();
-    std::fs::copy(&source, subs.join("ann/MinThrows.cpp")).unwrap();
-    let run = salgrade()
-        .args(["grade", "--cases", "2", "--shrink-ms", "0", "--out-dir"])
-        .arg(dir.path().join("out"))
-        .arg(&subs)
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
-    // A C++ file checked as a Python-only assignment names those that take C++.
-    let run = salgrade()
-        .args(["check", "-a", "a48", "--cases", "0"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let err = stderr_of(&run);
-    assert_eq!(run.status.code(), Some(2), "{err}");
-    assert!(err.contains("`--assignment min-throws`"), "{err}");
 }
