@@ -250,7 +250,7 @@ impl Engine {
         let python = language_of(file) == Some(Language::Python);
         let usable: Vec<&std::path::PathBuf> = siblings
             .iter()
-            .filter(|p| !python || name_of(p).ends_with(".py"))
+            .filter(|p| python == name_of(p).ends_with(".py"))
             .collect();
         if usable.is_empty() {
             return Vec::new();
