@@ -79,7 +79,9 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
     if let Some(w) = untested.warning() {
         text.push_str(&format!("\n{w}\n"));
     }
+    let whole = report::whole_file::whole_file(report, s).is_some();
     text.push_str(match (all_pass, clean) {
+        (false, _) if whole => "\nNo case could run: fix the problem above, then check again.\n",
         (true, true) => "\nAll cases pass.\n",
         (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
         (false, _) => {

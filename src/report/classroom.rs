@@ -158,7 +158,7 @@ fn function_tests(report: &Report, s: &StudentReport, filename: &str) -> Vec<Tes
             .as_ref()
             .and_then(|c| c.verdict.line)
             .or_else(|| f.smallest_failure.as_ref().and_then(|x| x.verdict.line));
-        let text = plain::failure(f).unwrap_or_else(|| plain::summary(f));
+        let text = plain::function_failure(report, s, name, f).unwrap_or_else(|| plain::summary(f));
         tests.push(Test {
             name: name.clone(),
             status,

@@ -17,7 +17,7 @@ use super::{Report, StudentReport, points};
 use crate::grading::shrink::Counterexample;
 use crate::grading::{Failure, FunctionScore};
 use crate::shown::fenced;
-use crate::verdict::{Verdict, VerdictKind};
+use crate::verdict::Verdict;
 use crate::words::count;
 
 /// How the detail of a submission that was never run begins (see the
@@ -148,68 +148,24 @@ fn function_list(out: &mut String, report: &Report, s: &StudentReport) {
     }
 }
 
-/// The file's failure to import or build, said once for every function
-/// it stopped; returns those functions.
-fn import_failure<'r>(out: &mut String, report: &'r Report, s: &StudentReport) -> Vec<&'r str> {
-    let import_failures: Vec<&str> = report
-        .functions
-        .iter()
-        .filter(|f| {
-            s.functions
-                .get(*f)
-                .and_then(|x| x.smallest_failure.as_ref())
-                .is_some_and(|x| {
-                    matches!(
-                        x.verdict.kind,
-                        VerdictKind::ImportFailed | VerdictKind::BuildFailed
-                    )
-                })
-        })
-        .map(String::as_str)
-        .collect();
-    let import_failure = import_failures.first().and_then(|f| {
-        s.functions[*f]
-            .smallest_failure
-            .as_ref()
-            .map(|x| &x.verdict)
-    });
-    if let Some(v) = import_failure {
-        // A submission with no file to run (missing, empty, a symlink) was
-        // never imported: say that, not an import error's hint.
-        let nothing = v
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.starts_with(NOTHING_GRADED));
-        if nothing {
-            let _ = writeln!(out, "\n## Nothing was graded\n");
-        } else if v.kind == VerdictKind::BuildFailed {
-            let _ = writeln!(out, "\n## Your file did not compile\n");
-            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
-        } else {
-            let _ = writeln!(out, "\n## The module could not be imported\n");
-            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
-        }
-        let _ = writeln!(
-            out,
-            "No case of {} could run.",
-            import_failures
-                .iter()
-                .map(|f| format!("`{f}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        if let Some(l) = v.line {
-            let _ = writeln!(out, "\n- line: {l}");
-        }
-        if let Some(d) = &v.detail {
-            let _ = writeln!(
-                out,
-                "\n{}",
-                fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
-            );
-        }
+/// The file's failure as a whole (see [`super::whole_file`]), said once
+/// for every function it stopped; returns those functions.
+fn import_failure<'r>(out: &mut String, report: &'r Report, s: &'r StudentReport) -> Vec<&'r str> {
+    let Some(w) = super::whole_file::whole_file(report, s) else {
+        return Vec::new();
+    };
+    let _ = writeln!(out, "\n## {}\n", w.heading());
+    if !w.nothing_graded() {
+        let _ = writeln!(out, "{}.\n", crate::words::capitalise(w.hint));
     }
-    import_failures
+    let _ = writeln!(out, "No case of {} could run.", w.function_list());
+    if let Some(l) = w.verdict.line {
+        let _ = writeln!(out, "\n- line: {l}");
+    }
+    if let Some(d) = w.detail() {
+        let _ = writeln!(out, "\n{}", fenced(&d, "text"));
+    }
+    w.functions
 }
 
 /// A failing function: its smallest failing input, what was expected and
@@ -402,7 +358,7 @@ pub(super) fn clip(text: &str, max: usize) -> String {
 
 /// The first lines and the last (a traceback's error is at its end), each
 /// line clipped, with the count of lines left out between them.
-fn ends(text: &str, max_lines: usize) -> String {
+pub(super) fn ends(text: &str, max_lines: usize) -> String {
     let lines: Vec<String> = text.lines().map(|l| clip(l, MAX_INPUT_CHARS)).collect();
     if lines.len() <= max_lines {
         return lines.join("\n");
