@@ -75,7 +75,8 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
     let clean = s.violations.is_empty();
     let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
     let reruns = counterexample_files(report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
-    let mut text = feedback::render(report, s, seed, &reruns);
+    let source = student_source(&args.file);
+    let mut text = feedback::render(report, s, seed, &reruns, source.as_deref());
     if let Some(w) = untested.warning() {
         text.push_str(&format!("\n{w}\n"));
     }
@@ -89,6 +90,22 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
         }
     });
     text
+}
+
+/// The most bytes of a student's file read for the feedback's calls.
+const MAX_SOURCE_BYTES: u64 = 1 << 20;
+
+/// The start of a student's file as text, for the feedback (the names it
+/// defines); `None` when it cannot be read, which only costs the alias.
+pub(super) fn student_source(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_SOURCE_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Where `check` writes each shown counterexample as a case file (the

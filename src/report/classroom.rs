@@ -121,7 +121,7 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
     };
     let seed = feedback::Seed::for_audience(report.seed, false);
     let doc = Document {
-        summary: feedback::render(report, s, seed, &std::collections::BTreeMap::new()),
+        summary: feedback::render(report, s, seed, &std::collections::BTreeMap::new(), None),
         runners: Runners {
             salgrade: Results {
                 version: 1,

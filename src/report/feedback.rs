@@ -54,12 +54,15 @@ impl Seed {
 
 /// The student's feedback. `reruns` maps a function to the command that
 /// re-runs its shown counterexample alone (`check` writes each to a case
-/// file); `grade`'s feedback files have none.
+/// file); `grade`'s feedback files have none. `source`, the student's file
+/// when the caller has it, lets a call to paste use the student's own name
+/// for a function (an alias the adapter accepts).
 pub(crate) fn render(
     report: &Report,
     s: &StudentReport,
     seed: Seed,
     reruns: &BTreeMap<String, String>,
+    source: Option<&str>,
 ) -> String {
     let mut out = String::new();
     header(&mut out, report, s, seed);
@@ -75,7 +78,8 @@ pub(crate) fn render(
         if import_failures.contains(&f.as_str()) {
             continue;
         }
-        failing_function(&mut out, report, s, f, score, fail, reruns);
+        let again = Again { reruns, source };
+        failing_function(&mut out, report, s, f, score, fail, &again);
     }
     violations(&mut out, report, s);
     printed(&mut out, s);
@@ -168,6 +172,14 @@ fn import_failure<'r>(out: &mut String, report: &'r Report, s: &'r StudentReport
     w.functions
 }
 
+/// What lets a student run a failure again: the re-run commands by
+/// function and the student's source (see [`render`]).
+#[derive(Clone, Copy)]
+struct Again<'a> {
+    reruns: &'a BTreeMap<String, String>,
+    source: Option<&'a str>,
+}
+
 /// A failing function: its smallest failing input, what was expected and
 /// given, how to re-run it, and the reference's explanation.
 fn failing_function(
@@ -177,8 +189,9 @@ fn failing_function(
     f: &str,
     score: &FunctionScore,
     fail: &Failure,
-    reruns: &BTreeMap<String, String>,
+    again: &Again<'_>,
 ) {
+    let Again { reruns, source } = *again;
     let shown = score.counterexample.as_ref();
     let v = shown.map_or(&fail.verdict, |c| &c.verdict);
     let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
@@ -200,7 +213,7 @@ fn failing_function(
     if let Some(command) = reruns.get(f) {
         let _ = writeln!(out, "- re-run just this case: `{command}`");
     }
-    if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
+    if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case, source)) {
         let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
     }
     if let Some(d) = &v.detail {
@@ -337,9 +350,11 @@ fn literal_call(
     report: &Report,
     s: &StudentReport,
     case: &salgrade_reference::Case,
+    source: Option<&str>,
 ) -> Option<(String, &'static str)> {
     let assignment = crate::assignment::by_id(&report.assignment).ok()?;
-    let (call, fence) = crate::assignment::literal_call_for(assignment, case, s.file.as_deref())?;
+    let (call, fence) =
+        crate::assignment::literal_call_for(assignment, case, s.file.as_deref(), source)?;
     (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 

@@ -282,6 +282,7 @@ pub(crate) mod tests {
             &report.students[0],
             crate::report::feedback::Seed::Hide,
             &BTreeMap::new(),
+            None,
         );
         assert_eq!(feedback.matches("before 'pos_'").count(), 1, "{feedback}");
     }
@@ -303,6 +304,7 @@ pub(crate) mod tests {
             s,
             crate::report::feedback::Seed::Hide,
             &BTreeMap::new(),
+            None,
         );
         assert_eq!(feedback.matches("no class `Game`").count(), 1, "{feedback}");
         assert!(!feedback.contains("invalid/construction"), "{feedback}");

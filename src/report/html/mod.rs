@@ -611,6 +611,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rule_violations_and_their_deduction_are_shown() {
+        let mut report =
+            crate::report::whole_file::tests::one_student(&crate::verdict::Verdict::pass());
+        report.rule = Some("No `set()`, `dict` or `list` in the graded functions.".into());
+        let s = &mut report.students[0];
+        for f in s.functions.values_mut() {
+            f.passed = f.total;
+            f.smallest_failure = None;
+        }
+        s.violations = vec![crate::grading::lint::Violation {
+            function: "willfinish".into(),
+            line: 7,
+            column: 12,
+            construct: "set()".into(),
+            source: "seen = set()".into(),
+            path: vec![],
+            graded: vec![],
+        }];
+        s.penalty = 5.0;
+        let html = render(&report);
+        assert!(
+            html.contains("Rule violations</strong> (-5 points)"),
+            "{html}"
+        );
+        assert!(html.contains("<code>seen = set()</code>"), "{html}");
+        assert!(
+            html.contains("No <code>set()</code>, <code>dict</code>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn code_spans_become_code() {
+        assert_eq!(
+            code_spans("7 students: `f` answers 2"),
+            "7 students: <code>f</code> answers 2"
+        );
+        assert_eq!(code_spans("an odd ` tick"), "an odd ` tick");
+    }
+
+    #[test]
     fn escapes_markup_quotes_and_control_bytes() {
         assert_eq!(
             esc("<script>alert('x')</script> \"a\" & \u{1b}[31m\u{0}"),
