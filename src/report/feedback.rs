@@ -31,6 +31,12 @@ const MAX_CALL_CHARS: usize = 1500;
 const MAX_INPUT_CHARS: usize = 300;
 /// Lines of a traceback or other detail shown.
 const MAX_DETAIL_LINES: usize = 12;
+/// Lines of what the submission printed shown, per stream.
+const MAX_PRINTED_LINES: usize = 40;
+/// Characters of one printed line shown.
+const MAX_PRINTED_LINE_CHARS: usize = 300;
+/// Characters of one stream's printed lines shown in all.
+const MAX_PRINTED_CHARS: usize = 4000;
 /// Lines of the reference's explanation shown.
 const MAX_EXPLANATION_LINES: usize = 12;
 
@@ -337,7 +343,11 @@ fn printed(out: &mut String, s: &StudentReport) {
         let _ = writeln!(out, "\n## What your code printed\n");
         for (name, text) in [("stdout", &s.stdout), ("stderr", &s.stderr)] {
             if !text.trim().is_empty() {
-                let _ = writeln!(out, "{name}:\n\n{}", fenced(&excerpt(text, 40), "text"));
+                let _ = writeln!(
+                    out,
+                    "{name}:\n\n{}",
+                    fenced(&excerpt(text, MAX_PRINTED_LINES), "text")
+                );
             }
         }
     }
@@ -388,16 +398,41 @@ pub(super) fn ends(text: &str, max_lines: usize) -> String {
     )
 }
 
+/// The start of what a submission printed: at most `max_lines` lines of
+/// at most [`MAX_PRINTED_LINE_CHARS`] characters each, and
+/// [`MAX_PRINTED_CHARS`] in all, saying how much was left out.
 fn excerpt(text: &str, max_lines: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    if lines.len() <= max_lines {
-        return text.trim_end().to_owned();
+    let text = text.trim_end();
+    let mut out = Vec::new();
+    let mut shown = 0usize;
+    for line in text.lines().take(max_lines) {
+        let n = line.chars().count();
+        let room = MAX_PRINTED_CHARS.saturating_sub(shown);
+        if room == 0 {
+            break;
+        }
+        let keep = n.min(MAX_PRINTED_LINE_CHARS).min(room);
+        let mut kept: String = line.chars().take(keep).collect();
+        if keep < n {
+            kept.push_str(&format!(" [... {} more characters]", n - keep));
+        }
+        shown += keep;
+        out.push(kept);
     }
-    format!(
-        "{}\n[... {} more lines]",
-        lines[..max_lines].join("\n"),
-        lines.len() - max_lines
-    )
+    let total_lines = text.lines().count();
+    if out.len() < total_lines {
+        let rest: usize = text
+            .lines()
+            .skip(out.len())
+            .map(|l| l.chars().count())
+            .sum();
+        out.push(format!(
+            "[... {} more lines ({} characters) not shown]",
+            total_lines - out.len(),
+            rest
+        ));
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]
@@ -413,6 +448,25 @@ mod tests {
         let e = ends(&tb.join("\n"), MAX_DETAIL_LINES);
         assert_eq!(e.lines().count(), MAX_DETAIL_LINES + 1);
         assert!(e.starts_with("line 0") && e.ends_with("line 999"), "{e}");
+    }
+
+    #[test]
+    fn printed_output_is_cut_per_line_and_in_all_saying_how_much() {
+        let spam = format!("{}\n", "y".repeat(65_536)).repeat(60);
+        let shown = excerpt(&spam, MAX_PRINTED_LINES);
+        assert!(
+            shown.chars().count() < MAX_PRINTED_CHARS + 2000,
+            "{}",
+            shown.len()
+        );
+        assert!(
+            shown
+                .lines()
+                .all(|l| l.chars().count() <= MAX_PRINTED_LINE_CHARS + 40)
+        );
+        assert!(shown.contains("[... 65236 more characters]"), "{shown}");
+        assert!(shown.ends_with("not shown]"), "{shown}");
+        assert_eq!(excerpt("a\nb\n", 40), "a\nb");
     }
 
     #[test]
