@@ -73,10 +73,18 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
     let s = &report.students[0];
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
-    let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
+    // A seed given on the command line is known to whoever ran `check`;
+    // one read from `--seed-file` is kept out unless asked for.
+    let seed_on_command_line = args.cases.seed_file.is_none() && args.cases.cases_file.is_none();
+    let seed = feedback::Seed::for_audience(report.seed, args.public_seed || seed_on_command_line);
     let reruns = counterexample_files(report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
     let source = student_source(&args.file);
-    let mut text = feedback::render(report, s, seed, &reruns, source.as_deref());
+    let again = feedback::Again {
+        reruns: &reruns,
+        source: source.as_deref(),
+        the_rest: "the same `salgrade check` with `--format json > report.json` lists them all",
+    };
+    let mut text = feedback::render(report, s, seed, &again);
     if let Some(w) = untested.warning() {
         text.push_str(&format!("\n{w}\n"));
     }

@@ -189,11 +189,16 @@ impl Outputs {
                         report,
                         s,
                         seed,
-                        &BTreeMap::new(),
-                        s.file
-                            .as_ref()
-                            .and_then(|f| super::check::student_source(&args.submissions.join(f)))
-                            .as_deref(),
+                        &feedback::Again {
+                            source: s
+                                .file
+                                .as_ref()
+                                .and_then(|f| {
+                                    super::check::student_source(&args.submissions.join(f))
+                                })
+                                .as_deref(),
+                            ..feedback::GRADE_RUN
+                        },
                     )
                     .as_bytes(),
                 )?;

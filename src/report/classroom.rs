@@ -121,7 +121,15 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
     };
     let seed = feedback::Seed::for_audience(report.seed, false);
     let doc = Document {
-        summary: feedback::render(report, s, seed, &std::collections::BTreeMap::new(), None),
+        summary: feedback::render(
+            report,
+            s,
+            seed,
+            &feedback::Again {
+                the_rest: "`--format json` lists them all",
+                ..feedback::GRADE_RUN
+            },
+        ),
         runners: Runners {
             salgrade: Results {
                 version: 1,

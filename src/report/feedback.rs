@@ -58,18 +58,30 @@ impl Seed {
     }
 }
 
-/// The student's feedback. `reruns` maps a function to the command that
-/// re-runs its shown counterexample alone (`check` writes each to a case
-/// file); `grade`'s feedback files have none. `source`, the student's file
-/// when the caller has it, lets a call to paste use the student's own name
-/// for a function (an alias the adapter accepts).
-pub(crate) fn render(
-    report: &Report,
-    s: &StudentReport,
-    seed: Seed,
-    reruns: &BTreeMap<String, String>,
-    source: Option<&str>,
-) -> String {
+/// What lets a student run a failure again, and find the rest.
+#[derive(Clone, Copy)]
+pub(crate) struct Again<'a> {
+    /// The command that re-runs each function's shown counterexample alone
+    /// (`check` writes each to a case file); `grade`'s feedback has none.
+    pub reruns: &'a BTreeMap<String, String>,
+    /// The student's file, when the caller has it: a call to paste then
+    /// uses the student's own name for a function (an alias the adapter
+    /// accepts).
+    pub source: Option<&'a str>,
+    /// Where the failing cases not shown are, ending the sentence "(3 more
+    /// failing cases of `f` are not shown here; ...)".
+    pub the_rest: &'a str,
+}
+
+/// No re-runs, no source; the rest in the run's `report.json`.
+pub(crate) const GRADE_RUN: Again<'static> = Again {
+    reruns: &BTreeMap::new(),
+    source: None,
+    the_rest: "they are in the grading run's `report.json`",
+};
+
+/// The student's feedback (see [`Again`] for what `again` adds).
+pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed, again: &Again<'_>) -> String {
     let mut out = String::new();
     header(&mut out, report, s, seed);
     function_list(&mut out, report, s);
@@ -84,8 +96,7 @@ pub(crate) fn render(
         if import_failures.contains(&f.as_str()) {
             continue;
         }
-        let again = Again { reruns, source };
-        failing_function(&mut out, report, s, f, score, fail, &again);
+        failing_function(&mut out, report, s, f, score, fail, again);
     }
     violations(&mut out, report, s);
     printed(&mut out, s);
@@ -178,14 +189,6 @@ fn import_failure<'r>(out: &mut String, report: &'r Report, s: &'r StudentReport
     w.functions
 }
 
-/// What lets a student run a failure again: the re-run commands by
-/// function and the student's source (see [`render`]).
-#[derive(Clone, Copy)]
-struct Again<'a> {
-    reruns: &'a BTreeMap<String, String>,
-    source: Option<&'a str>,
-}
-
 /// A failing function: its smallest failing input, what was expected and
 /// given, how to re-run it, and the reference's explanation.
 fn failing_function(
@@ -197,7 +200,11 @@ fn failing_function(
     fail: &Failure,
     again: &Again<'_>,
 ) {
-    let Again { reruns, source } = *again;
+    let Again {
+        reruns,
+        source,
+        the_rest,
+    } = *again;
     let shown = score.counterexample.as_ref();
     let v = shown.map_or(&fail.verdict, |c| &c.verdict);
     let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
@@ -241,7 +248,7 @@ fn failing_function(
     if failing > 1 {
         let _ = writeln!(
             out,
-            "\n({} more failing {} of `{f}` {} in the full report.)",
+            "\n({} more failing {} of `{f}` {} not shown here; {the_rest}.)",
             failing - 1,
             if failing == 2 { "case" } else { "cases" },
             if failing == 2 { "is" } else { "are" }

@@ -281,8 +281,7 @@ pub(crate) mod tests {
             &report,
             &report.students[0],
             crate::report::feedback::Seed::Hide,
-            &BTreeMap::new(),
-            None,
+            &crate::report::feedback::GRADE_RUN,
         );
         assert_eq!(feedback.matches("before 'pos_'").count(), 1, "{feedback}");
     }
@@ -303,8 +302,7 @@ pub(crate) mod tests {
             &report,
             s,
             crate::report::feedback::Seed::Hide,
-            &BTreeMap::new(),
-            None,
+            &crate::report::feedback::GRADE_RUN,
         );
         assert_eq!(feedback.matches("no class `Game`").count(), 1, "{feedback}");
         assert!(!feedback.contains("invalid/construction"), "{feedback}");
