@@ -73,10 +73,13 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
     let s = &report.students[0];
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
-    // A seed given on the command line is known to whoever ran `check`;
-    // one read from `--seed-file` is kept out unless asked for.
-    let seed_on_command_line = args.cases.seed_file.is_none() && args.cases.cases_file.is_none();
-    let seed = feedback::Seed::for_audience(report.seed, args.public_seed || seed_on_command_line);
+    // A seed other than the public one is not printed unless asked for
+    // (`check` runs in CI, whose logs students may read), but it is not
+    // called the instructor's: whoever ran `check` chose it.
+    let seed = match feedback::Seed::for_audience(report.seed, args.public_seed) {
+        feedback::Seed::Hide => feedback::Seed::NotPrinted,
+        seed => seed,
+    };
     let reruns = counterexample_files(report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
     let source = student_source(&args.file);
     let again = feedback::Again {

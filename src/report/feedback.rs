@@ -44,7 +44,12 @@ const MAX_EXPLANATION_LINES: usize = 12;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Seed {
     Show,
+    /// The instructor's secret grading seed (`grade`'s feedback files).
     Hide,
+    /// A seed `check` was given that is not the public one: not printed
+    /// either (a CI log of `check` can reach students), but not called the
+    /// instructor's.
+    NotPrinted,
 }
 
 impl Seed {
@@ -119,6 +124,9 @@ fn header(out: &mut String, report: &Report, s: &StudentReport, seed: Seed) {
     let seed = match (report.seed, seed) {
         (Some(x), Seed::Show) => format!(", seed {x}"),
         (Some(_), Seed::Hide) => ", on the instructor's seed".to_owned(),
+        (Some(_), Seed::NotPrinted) => {
+            ", on the seed given (not printed: `--public-seed` prints it)".to_owned()
+        }
         (None, _) => String::new(),
     };
     let options: Vec<String> = report

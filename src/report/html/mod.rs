@@ -449,7 +449,11 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
         })
         .collect();
     if failing.is_empty() && whole.is_none() {
-        out.push_str("<p>Every case passes.</p>\n");
+        out.push_str(if s.violations.is_empty() {
+            "<p>Every case passes.</p>\n"
+        } else {
+            "<p>Every case passes, but the code breaks the handout&#39;s rule (below).</p>\n"
+        });
     }
     for (name, f) in failing {
         failure(out, report, s, name, f);
@@ -516,7 +520,7 @@ fn violations(out: &mut String, report: &Report, s: &StudentReport) {
             v.line,
             v.column,
             esc(&v.place()),
-            esc(&v.construct),
+            code_spans(&esc(&v.construct)),
             esc(v.source.trim())
         );
     }
@@ -636,6 +640,7 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<code>seen = set()</code>"), "{html}");
+        assert!(html.contains("breaks the handout&#39;s rule"), "{html}");
         assert!(
             html.contains("No <code>set()</code>, <code>dict</code>"),
             "{html}"
