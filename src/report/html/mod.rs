@@ -436,7 +436,7 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
     }
     let whole = super::whole_file::whole_file(report, s);
     if let Some(w) = &whole {
-        whole_file(out, w);
+        whole_file(out, report, s, w);
     }
     let failing: Vec<(&String, &FunctionScore)> = s
         .functions
@@ -477,7 +477,12 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
 }
 
 /// A failure of the whole file, once, in place of one block per function.
-fn whole_file(out: &mut String, w: &super::whole_file::WholeFile<'_>) {
+fn whole_file(
+    out: &mut String,
+    report: &Report,
+    s: &StudentReport,
+    w: &super::whole_file::WholeFile<'_>,
+) {
     let _ = writeln!(
         out,
         "<div class=\"failure\" data-function=\"\">\n<p><strong>{}</strong>{}</p>\n<p>No case of {} could run.</p>",
@@ -494,6 +499,21 @@ fn whole_file(out: &mut String, w: &super::whole_file::WholeFile<'_>) {
     }
     if let Some(d) = w.detail() {
         let _ = writeln!(out, "<pre>{}</pre>", esc(&d));
+    }
+    // The common mistake of the whole file (or of its first function, for
+    // a file defining none), when others share it.
+    let shared = report.clusters.iter().position(|c| {
+        c.students.len() > 1
+            && c.students.contains(&s.student)
+            && (c.function.is_empty() || w.functions.contains(&c.function.as_str()))
+    });
+    if let Some(at) = shared {
+        let _ = writeln!(
+            out,
+            "<dl><dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd></dl>",
+            at + 1,
+            report.clusters[at].students.len()
+        );
     }
     out.push_str("</div>\n");
 }
