@@ -3,7 +3,11 @@
 //! run's configuration; `cxx.rs` builds with them.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use clap::ValueEnum;
+use serde::Serialize;
 
 use super::plan::Limits;
 
@@ -15,12 +19,32 @@ pub(crate) struct Cxx {
     pub version: String,
 }
 
+/// Whether students are built against a precompiled prelude (`--cxx-prelude`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum PreludeMode {
+    /// Precompiled once and kept between runs in the user's cache folder,
+    /// where the sandbox keeps it out of students' reach.
+    Cached,
+    /// Precompiled once per run and thrown away at its end.
+    Run,
+    /// Every submission is built whole, as before the prelude existed.
+    Off,
+}
+
 /// Build settings: their own deadline and limits (a compiler needs more
-/// memory and processes than a student's program).
-#[derive(Debug, Clone, Copy)]
+/// memory and processes than a student's program), and the preludes the
+/// run has precompiled (shared by every slot).
+#[derive(Debug, Clone)]
 pub(crate) struct BuildSettings {
     pub timeout: Duration,
     pub limits: Limits,
+    pub prelude: PreludeMode,
+    /// The cache folder (`$XDG_CACHE_HOME/salgrade`, else
+    /// `~/.cache/salgrade`), when there is one.
+    pub cache_dir: Option<PathBuf>,
+    /// The preludes precompiled so far in this run.
+    pub preludes: Arc<super::cxx::Preludes>,
 }
 
 impl Default for BuildSettings {
@@ -38,6 +62,23 @@ impl Default for BuildSettings {
                 open_files: 256,
                 processes: 32,
             },
+            prelude: PreludeMode::Cached,
+            cache_dir: cache_dir(),
+            preludes: Arc::default(),
         }
     }
+}
+
+/// Salgrade's cache folder: `$XDG_CACHE_HOME/salgrade` when that is an
+/// absolute path (the XDG rule), else `$HOME/.cache/salgrade`.
+pub(crate) fn cache_dir() -> Option<PathBuf> {
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    std::env::var_os("XDG_CACHE_HOME")
+        .and_then(absolute)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .and_then(absolute)
+                .map(|h| h.join(".cache"))
+        })
+        .map(|base| base.join("salgrade"))
 }
