@@ -130,6 +130,10 @@ def read_log(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def differ_preview(reports):
+    return [k for k in reports if k[1] != "whole" and reports[k] != reports[(k[0], "whole")]]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--salgrade", default=os.path.join(REPO, "target", "release", "salgrade"))
@@ -161,10 +165,11 @@ def main():
                 # The model and the naive solution are built first, during
                 # calibration; the rest are the students'.
                 students = builds[-n:]
-                r = results["modes"].setdefault(mode, {"wall": 0.0, "student_builds": [], "all_builds": 0.0,
+                r = results["modes"].setdefault(mode, {"wall": 0.0, "student_builds": [], "prelude_builds": [], "all_builds": 0.0,
                                                        "prelude": 0.0, "loads": [], "how": {}})
                 r["wall"] += wall
                 r["student_builds"] += [e["seconds"] for e in students]
+                r["prelude_builds"] += [e["seconds"] for e in students if e["how"] == "prelude"]
                 r["all_builds"] += sum(e["seconds"] for e in builds)
                 r["prelude"] += sum(e["seconds"] for e in preludes)
                 r["loads"].append(load)
@@ -181,25 +186,33 @@ def main():
                 differ.append(f"{assignment} {mode}")
     base = results["modes"]["whole"]
     lines = [
-        "| mode | cohort wall s | build s per student (mean) | max | builds' total s (incl. prelude) | prelude s | × faster (wall) | × faster (builds) | load avg | builds (how) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| mode | cohort wall s | build s per student: mean | median | max | against the prelude: mean | builds' total s (with the prelude's) | prelude s | × faster (wall) | × faster (builds) | load avg | builds (how) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for mode in MODES:
         r = results["modes"][mode]
         per = r["student_builds"]
         mean = sum(per) / len(per)
+        median = sorted(per)[len(per) // 2]
+        fast = r["prelude_builds"]
+        fast_mean = f"{sum(fast) / len(fast):.2f}" if fast else "-"
+        r["median_student_build"] = median
         total = r["all_builds"] + r["prelude"]
         r["mean_student_build"] = mean
         r["total_build"] = total
         lines.append(
-            f"| {mode} | {r['wall']:.1f} | {mean:.2f} | {max(per):.2f} | {total:.1f} | {r['prelude']:.1f} | "
+            f"| {mode} | {r['wall']:.1f} | {mean:.2f} | {median:.2f} | {max(per):.2f} | {fast_mean} | {total:.1f} | {r['prelude']:.1f} | "
             f"{base['wall'] / r['wall']:.2f} | {(base['all_builds'] + base['prelude']) / total:.2f} | "
             f"{', '.join(f'{x:.1f}' for x in r['loads'])} | "
             f"{', '.join(f'{k} {v}' for k, v in sorted(r['how'].items()))} |")
     total_students = sum(results["cohort"].values())
     header = (f"{total_students} C++ students ({', '.join(f'{a} {n}' for a, n in results['cohort'].items())}), "
               f"{results['cpus']} cores, `--cases {args.cases if args.cases is not None else 'default'}`")
-    table = header + "\n\n" + "\n".join(lines)
+    footer = ("Build seconds are wall time in the build's slot (two students at once), so they include "
+              "waiting for the CPU; `against the prelude` leaves out the students built whole (those "
+              "whose build fails against the prelude, which then compile everything, as before). "
+              "Verdicts: " + ("identical in every mode." if not differ_preview(reports) else "DIFFER."))
+    table = header + "\n\n" + "\n".join(lines) + "\n\n" + footer
     print(table)
     results["verdicts_differ"] = differ
     with open(os.path.join(BENCH, "cxx_builds.json"), "w") as f:

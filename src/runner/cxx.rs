@@ -27,7 +27,6 @@ use super::plan::{Executable, Program};
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
 pub(crate) use super::toolchain::{BuildSettings, Cxx, PreludeMode};
 use crate::outcome::BuildFailure;
-pub(crate) use prelude::Preludes;
 
 /// The generic driver, included by every assignment's C++ adapter.
 pub(crate) const DRIVER_HPP: &str = include_str!("cxx/driver.hpp");
@@ -132,7 +131,7 @@ pub(crate) fn build(
     slot: usize,
 ) -> Result<Result<Built, BuildFailure>, SessionError> {
     let started = Instant::now();
-    if let Some(ready) = cfg.build.preludes.get(cfg, cxx, harness, slot) {
+    if let Some(ready) = prelude::get(cfg, cxx, harness, slot) {
         if let Some(built) = build_against(cfg, cxx, harness, source, slot, &ready)? {
             log_build(harness, "prelude", started, true);
             return Ok(Ok(built));
@@ -163,7 +162,7 @@ fn build_against(
     harness: &CxxHarness,
     source: &[u8],
     slot: usize,
-    ready: &prelude::Ready,
+    ready: &super::toolchain::Ready,
 ) -> Result<Option<Built>, SessionError> {
     let files = [
         SessionFile::text(harness.student_file, source),

@@ -2,8 +2,9 @@
 //! and the settings every build gets. `session/mod.rs` carries them in the
 //! run's configuration; `cxx.rs` builds with them.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use clap::ValueEnum;
@@ -44,7 +45,7 @@ pub(crate) struct BuildSettings {
     /// `~/.cache/salgrade`), when there is one.
     pub cache_dir: Option<PathBuf>,
     /// The preludes precompiled so far in this run.
-    pub preludes: Arc<super::cxx::Preludes>,
+    pub preludes: Arc<Preludes>,
 }
 
 impl Default for BuildSettings {
@@ -81,4 +82,39 @@ pub(crate) fn cache_dir() -> Option<PathBuf> {
                 .map(|h| h.join(".cache"))
         })
         .map(|base| base.join("salgrade"))
+}
+
+/// The preludes of this run (`cxx/prelude.rs`), one per assignment harness
+/// by the text of its key, shared by every slot.
+#[derive(Debug, Default)]
+pub(crate) struct Preludes {
+    by_key: Mutex<HashMap<String, Arc<PreludeSlot>>>,
+}
+
+/// One harness's prelude: empty until prepared, then the prelude or `None`.
+pub(crate) type PreludeSlot = OnceLock<Option<Arc<Ready>>>;
+
+impl Preludes {
+    /// The slot of the prelude with this key, made empty on first ask.
+    pub(crate) fn slot(&self, key: &str) -> Arc<PreludeSlot> {
+        let mut map = self.by_key.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(map.entry(key.to_owned()).or_default())
+    }
+}
+
+/// A prepared prelude: what a student's build is given.
+#[derive(Debug)]
+pub(crate) struct Ready {
+    /// The folder holding the header, its `.gch` and the adapter's object,
+    /// bound read-only into each build.
+    pub dir: PathBuf,
+    /// The student's translation unit: an include of the prelude header by
+    /// its absolute path, then the wrapper after its prelude.
+    pub wrapper: String,
+    /// The adapter's object file, in `dir`.
+    pub object: PathBuf,
+    /// The run's own folder, removed when the run ends (`--cxx-prelude
+    /// run`, or a cache entry that could not be stored).
+    #[expect(dead_code, reason = "held for its drop, which removes the folder")]
+    pub owned: Option<tempfile::TempDir>,
 }

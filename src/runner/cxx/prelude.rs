@@ -36,11 +36,10 @@
 //! salgrade's own uid's and writable by no one else; anything else is
 //! rebuilt, never trusted.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -50,7 +49,7 @@ use crate::fingerprint::fingerprint;
 use crate::runner::plan::{Executable, Program};
 use crate::runner::sandbox::SandboxKind;
 use crate::runner::session::{RunnerConfig, Session, SessionFile};
-use crate::runner::toolchain::{Cxx, PreludeMode};
+use crate::runner::toolchain::{Cxx, PreludeMode, Ready};
 
 /// The prelude header's name; its precompiled form is this plus `.gch`.
 pub(crate) const PRELUDE_NAME: &str = "_salgrade_prelude.hpp";
@@ -67,31 +66,6 @@ const PRELUDE_FILE_SIZE_MB: u64 = 1024;
 /// The variable naming a file that gets one JSON line per build and per
 /// prelude prepared (for the benchmark and the tests; unset: nothing).
 pub(crate) const BUILD_LOG_ENV: &str = "SALGRADE_BUILD_LOG";
-
-/// The preludes of this run, one per assignment harness, each prepared by
-/// the first build that needs it while the others wait.
-#[derive(Debug, Default)]
-pub(crate) struct Preludes {
-    by_key: Mutex<HashMap<String, Arc<Slot>>>,
-}
-
-/// One harness's prelude: empty until prepared, then the prelude or `None`.
-type Slot = OnceLock<Option<Arc<Ready>>>;
-
-/// A prepared prelude: what a student's build is given.
-#[derive(Debug)]
-pub(crate) struct Ready {
-    /// The folder holding the header, its `.gch` and the adapter's object,
-    /// bound read-only into each build.
-    pub dir: PathBuf,
-    /// The student's translation unit: an include of the prelude header by
-    /// its absolute path, then the wrapper after its prelude.
-    pub wrapper: String,
-    pub object: PathBuf,
-    /// The run's own folder, removed when the run ends (`Run`, or a cache
-    /// entry that could not be stored).
-    _owned: Option<tempfile::TempDir>,
-}
 
 /// Where the prelude of a run is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,31 +103,29 @@ fn place(cfg: &RunnerConfig) -> Option<Place> {
     }
 }
 
-impl Preludes {
-    /// The prelude for `harness`, prepared on first use; `None` when there
-    /// is none (turned off, not safe under this backend, or failed to
-    /// build: students are then built whole).
-    pub(crate) fn get(
-        &self,
-        cfg: &RunnerConfig,
-        cxx: &Cxx,
-        harness: &CxxHarness,
-        slot: usize,
-    ) -> Option<Arc<Ready>> {
-        let place = place(cfg)?;
-        let (prelude, rest) = split(harness.wrapper);
-        if !prelude
-            .lines()
-            .any(|l| l.trim_start().starts_with("#include"))
-        {
-            return None;
-        }
-        let key = key_text(cxx, harness, prelude);
-        let cell = {
-            let mut map = self.by_key.lock().unwrap_or_else(|e| e.into_inner());
-            Arc::clone(map.entry(key.clone()).or_default())
-        };
-        cell.get_or_init(|| {
+/// The prelude for `harness`, prepared by the first build of the run that
+/// needs it while the others wait; `None` when there is none (turned off,
+/// not safe under this backend, or failed to build: students are then
+/// built whole).
+pub(crate) fn get(
+    cfg: &RunnerConfig,
+    cxx: &Cxx,
+    harness: &CxxHarness,
+    slot: usize,
+) -> Option<Arc<Ready>> {
+    let place = place(cfg)?;
+    let (prelude, rest) = split(harness.wrapper);
+    if !prelude
+        .lines()
+        .any(|l| l.trim_start().starts_with("#include"))
+    {
+        return None;
+    }
+    let key = key_text(cxx, harness, prelude);
+    cfg.build
+        .preludes
+        .slot(&key)
+        .get_or_init(|| {
             let started = Instant::now();
             let (ready, how) = prepare(cfg, cxx, harness, slot, &place, &key, prelude, rest);
             log(&serde_json::json!({
@@ -163,7 +135,6 @@ impl Preludes {
             ready.map(Arc::new)
         })
         .clone()
-    }
 }
 
 /// How a prelude was come by, as the build log says it.
@@ -243,7 +214,7 @@ fn ready_in(dir: PathBuf, rest: &str, owned: Option<tempfile::TempDir>) -> Optio
         wrapper: format!("#include \"{text}\"\n{rest}"),
         object: dir.join(OBJECT_NAME),
         dir,
-        _owned: owned,
+        owned,
     })
 }
 
