@@ -131,22 +131,27 @@ pub(crate) fn build(
     slot: usize,
 ) -> Result<Result<Built, BuildFailure>, SessionError> {
     let started = Instant::now();
-    if let Some(ready) = prelude::get(cfg, cxx, harness, slot) {
-        if let Some(built) = build_against(cfg, cxx, harness, source, slot, &ready)? {
-            log_build(harness, "prelude", started, true);
+    let ready = prelude::get(cfg, cxx, harness, slot);
+    if let Some(ready) = &ready {
+        if let Some(built) = build_against(cfg, cxx, harness, source, slot, ready)? {
+            log_build(harness, "prelude", true, started, true);
             return Ok(Ok(built));
         }
     }
     let built = build_whole(cfg, cxx, harness, source, slot)?;
-    log_build(harness, "whole", started, built.is_ok());
+    log_build(harness, "whole", ready.is_some(), started, built.is_ok());
     Ok(built)
 }
 
-/// One line of the build log (see [`prelude::BUILD_LOG_ENV`]).
-fn log_build(harness: &CxxHarness, how: &str, started: Instant, built: bool) {
+/// One line of the build log (see [`prelude::BUILD_LOG_ENV`]). A whole
+/// build that succeeds after the build against the prelude did not
+/// (`tried_prelude`) means the prelude is broken, not the student's code:
+/// the tests look for it.
+fn log_build(harness: &CxxHarness, how: &str, tried_prelude: bool, started: Instant, built: bool) {
     prelude::log(&serde_json::json!({
         "build": harness.student_file,
         "how": how,
+        "tried_prelude": tried_prelude,
         "built": built,
         "seconds": started.elapsed().as_secs_f64(),
     }));

@@ -946,6 +946,13 @@ fn the_prelude_is_compiled_once_kept_in_the_cache_and_rebuilt_when_corrupt() {
         !first.iter().any(|l| l.get("pch_rejected").is_some()),
         "g++ rejected the precompiled header: {first:?}"
     );
+    // The student built whole had tried the prelude and failed both ways:
+    // a whole build that succeeds after a failed one against the prelude
+    // would mean the prelude is broken (as it was under bwrap once).
+    let whole: Vec<&Value> = first.iter().filter(|l| l["how"] == "whole").collect();
+    assert_eq!(whole.len(), 1, "{first:?}");
+    assert_eq!(whole[0]["tried_prelude"], true, "{first:?}");
+    assert_eq!(whole[0]["built"], false, "{first:?}");
     // The second run finds it whole.
     let second = run(2);
     assert_eq!(prelude(&second), ["cached"], "{second:?}");
