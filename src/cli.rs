@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::csv::CsvLayout;
 use crate::report::{Format, Shard};
+use crate::runner::cxx::PreludeMode;
 use crate::runner::{Language, SandboxKind};
 
 /// The most random cases per function `--cases` takes: beyond it a run
@@ -178,6 +179,13 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "MS", default_value_t = 300_000,
         value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
     pub build_timeout_ms: u64,
+    /// How a C++ build gets the assignment's standard headers and salgrade's glue: `cached`
+    /// (default: precompiled once and kept in `$XDG_CACHE_HOME/salgrade`, else
+    /// `~/.cache/salgrade`, under the `namespaces` and `bwrap` sandboxes), `run` (precompiled
+    /// once per run) or `off` (compiled again for every student, as before).
+    #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CXX_PRELUDE",
+        default_value_t = PreludeMode::Cached)]
+    pub cxx_prelude: PreludeMode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]

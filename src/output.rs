@@ -118,6 +118,13 @@ fn temporary_prefix(target_name: &str, pid: u32) -> String {
 
 /// Removes the temporary files for `target_name` in `dir` whose writer is
 /// no longer running; anything else in the folder is left alone.
+///
+/// A name carries its writer's pid (`.grades.csv.<pid>-<random>.tmp`).
+/// Builds before that wrote `.grades.csv.<six letters or digits>.tmp`,
+/// whose writer cannot be told from the name: such a file is removed only
+/// when it is empty (so nothing is lost; a killed run leaves it so, as it
+/// writes only when it commits), this user owns it, and no process has it
+/// open (a running writer holds its temporary file open until it commits).
 fn remove_stale_temporaries(dir: &Path, target_name: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -125,19 +132,63 @@ fn remove_stale_temporaries(dir: &Path, target_name: &str) {
     let start = format!(".{target_name}.");
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
+        let Some(rest) = name
             .strip_prefix(&start)
-            .filter(|rest| rest.ends_with(".tmp"))
-            .and_then(|rest| rest.split_once('-'))
-            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            .and_then(|rest| rest.strip_suffix(".tmp"))
         else {
             continue;
         };
-        let alive = Path::new("/proc").join(pid.to_string()).exists();
-        if !alive && e.file_type().is_ok_and(|t| t.is_file()) {
+        let Ok(meta) = e.metadata() else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let pid = rest
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        let stale = match pid {
+            Some(pid) => !Path::new("/proc").join(pid.to_string()).exists(),
+            None => from_an_older_build(rest) && unused_and_ours(&e.path(), &meta),
+        };
+        if stale {
             let _ = std::fs::remove_file(e.path());
         }
     }
+}
+
+/// Whether a temporary file's name between the target's and `.tmp` is the
+/// six random letters and digits that builds without the pid wrote.
+fn from_an_older_build(rest: &str) -> bool {
+    rest.len() == 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Whether the file at `path` is empty, owned by this user, and open in no
+/// process. Only this user's processes can be seen (another user's
+/// descriptors are not readable), which is why the file must be ours.
+fn unused_and_ours(path: &Path, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if meta.len() != 0 || meta.uid() != nix::unistd::geteuid().as_raw() {
+        return false;
+    }
+    let Ok(path) = path.canonicalize() else {
+        return false;
+    };
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    let held = processes
+        .flatten()
+        .filter(|p| {
+            p.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|p| std::fs::read_dir(p.path().join("fd")).ok())
+        .flat_map(|fds| fds.flatten())
+        .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == path));
+    !held
 }
 
 /// The file that marks a folder as salgrade's own output (`--out-dir`,
@@ -210,6 +261,27 @@ mod tests {
         write(&p, b"new").unwrap();
         assert!(!dead.exists(), "a dead writer's temporary file is removed");
         assert!(live.exists() && other.exists(), "nothing else is touched");
+    }
+
+    #[test]
+    fn an_older_builds_temporary_file_is_removed_when_empty_and_not_open() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("grades.csv");
+        // Names as builds without the pid wrote them.
+        let left = t.path().join(".grades.csv.aB3xY9.tmp");
+        let open = t.path().join(".grades.csv.Zz9Qq1.tmp");
+        let written = t.path().join(".grades.csv.Qw3rTy.tmp");
+        let other_name = t.path().join(".grades.csv.backup7.tmp");
+        for f in [&left, &open, &other_name] {
+            std::fs::write(f, "").unwrap();
+        }
+        std::fs::write(&written, "name,score\n").unwrap();
+        let _writer = std::fs::File::open(&open).unwrap();
+        write(&p, b"new").unwrap();
+        assert!(!left.exists(), "a killed older run's empty file is removed");
+        assert!(open.exists(), "a file a process holds open is kept");
+        assert!(written.exists(), "a file with contents is kept");
+        assert!(other_name.exists(), "a name not of that pattern is kept");
     }
 
     #[test]

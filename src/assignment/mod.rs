@@ -177,6 +177,13 @@ pub(crate) trait Assignment: Sync {
     fn literal_call(&self, _case: &Case, _language: Language) -> Option<String> {
         None
     }
+    /// Other names the adapter accepts for a name [`Self::literal_call`]
+    /// writes, as `(written, accepted)` pairs (min-throws' seed spelling
+    /// `getMinDiceThrows`): a call to paste uses the name the student
+    /// defined.
+    fn call_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// How `function` must be declared, in each language, for a student
     /// told it is missing.
     fn signature(&self, _function: &str) -> Option<&'static str> {
@@ -244,19 +251,60 @@ pub(crate) fn file_for(assignment: &dyn Assignment, language: Language) -> Optio
 
 /// The case as code to paste in the language of the student's `file`
 /// (Python when it names none), with that language's Markdown name; none
-/// when the assignment cannot write it. The report asks here, so it never
-/// names the runner's languages itself.
+/// when the assignment cannot write it. With the student's `source`, a
+/// name the student defined under an accepted alias is called by that
+/// alias, so the pasted call runs. The report asks here, so it never names
+/// the runner's languages itself.
 pub(crate) fn literal_call_for(
     assignment: &dyn Assignment,
     case: &Case,
     file: Option<&str>,
+    source: Option<&str>,
 ) -> Option<(String, &'static str)> {
     let language = file.and_then(Language::of_file).unwrap_or(Language::Python);
     let fence = match language {
         Language::Python => "python",
         Language::Cpp => "cpp",
     };
-    Some((assignment.literal_call(case, language)?, fence))
+    let mut call = assignment.literal_call(case, language)?;
+    if let Some(source) = source {
+        for (written, accepted) in assignment.call_aliases() {
+            if !names_call(source, written) && names_call(source, accepted) {
+                call = replace_word(&call, written, accepted);
+            }
+        }
+    }
+    Some((call, fence))
+}
+
+/// Whether `text` has `name` as a whole word followed by `(` (a definition
+/// or a call: either way, the name exists in the student's file).
+fn names_call(text: &str, name: &str) -> bool {
+    word_starts(text, name).any(|at| text[at + name.len()..].trim_start().starts_with('('))
+}
+
+/// `text` with each whole-word `name` replaced by `by`.
+fn replace_word(text: &str, name: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for at in word_starts(text, name) {
+        out.push_str(&text[last..at]);
+        out.push_str(by);
+        last = at + name.len();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Where `name` starts in `text` as a whole identifier.
+fn word_starts<'t>(text: &'t str, name: &'t str) -> impl Iterator<Item = usize> + 't {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            !text[..at].chars().next_back().is_some_and(ident)
+                && !text[at + name.len()..].chars().next().is_some_and(ident)
+        })
 }
 
 /// The verdict's hint, in this assignment's words where it has its own.
@@ -293,8 +341,37 @@ mod tests {
             "get_min_dice_throws([-1, 5, -1], 3)"
         );
         assert_eq!(
-            call("min-throws", f, moves, Language::Cpp),
+            call("min-throws", f, moves.clone(), Language::Cpp),
             "int move[] = {-1, 5, -1};\nget_min_dice_throws(move, 3);"
+        );
+        // A student who defined the seed's name gets a call to that name.
+        let case = Case {
+            id: "x".to_owned(),
+            function: f.to_owned(),
+            label: String::new(),
+            input: moves,
+            expected: json!(null),
+        };
+        let camel = "int getMinDiceThrows(int move[], int n) { return 0; }";
+        let min_throws = by_id("min-throws").unwrap();
+        assert_eq!(
+            literal_call_for(min_throws, &case, Some("min_throws.cpp"), Some(camel)),
+            Some((
+                "int move[] = {-1, 5, -1};\ngetMinDiceThrows(move, 3);".to_owned(),
+                "cpp"
+            ))
+        );
+        let python = "def getMinDiceThrows(move, n):\n    return 0\n";
+        assert_eq!(
+            literal_call_for(min_throws, &case, Some("min_throws.py"), Some(python))
+                .map(|(c, _)| c),
+            Some("getMinDiceThrows([-1, 5, -1], 3)".to_owned())
+        );
+        // Both names defined: the handout's.
+        let both = format!("{python}def get_min_dice_throws(move, n):\n    return 0\n");
+        assert_eq!(
+            literal_call_for(min_throws, &case, Some("min_throws.py"), Some(&both)).map(|(c, _)| c),
+            Some("get_min_dice_throws([-1, 5, -1], 3)".to_owned())
         );
         let board = json!({"board": [[-1, -1], [-1, 3]]});
         assert_eq!(

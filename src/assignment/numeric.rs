@@ -41,6 +41,10 @@ pub(crate) trait IntProblem: Sync {
     fn board_key(&self) -> &'static str;
     /// The call on `input` (a case's input JSON) as code in `language`.
     fn literal_call(&self, input: &serde_json::Value, language: Language) -> Option<String>;
+    /// See [`Assignment::call_aliases`].
+    fn call_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
 }
 
 /// An [`IntProblem`] graded as an assignment.
@@ -250,6 +254,10 @@ impl<P: IntProblem> Assignment for Numeric<P> {
 
     fn literal_call(&self, case: &Case, language: Language) -> Option<String> {
         self.0.literal_call(&case.input, language)
+    }
+
+    fn call_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        self.0.call_aliases()
     }
 
     fn questions(&self) -> &'static [Question] {

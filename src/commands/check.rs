@@ -74,13 +74,27 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
     let s = &report.students[0];
     let all_pass = s.cases.iter().all(|c| c.verdict.passed());
     let clean = s.violations.is_empty();
-    let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
+    // A seed other than the public one is not printed unless asked for
+    // (`check` runs in CI, whose logs students may read), but it is not
+    // called the instructor's: whoever ran `check` chose it.
+    let seed = match feedback::Seed::for_audience(report.seed, args.public_seed) {
+        feedback::Seed::Hide => feedback::Seed::NotPrinted,
+        seed => seed,
+    };
     let reruns = counterexample_files(report, s, &args.file, Path::new(COUNTEREXAMPLE_DIR));
-    let mut text = feedback::render(report, s, seed, &reruns);
+    let source = student_source(&args.file);
+    let again = feedback::Again {
+        reruns: &reruns,
+        source: source.as_deref(),
+        the_rest: "the same `salgrade check` with `--format json > report.json` lists them all",
+    };
+    let mut text = feedback::render(report, s, seed, &again);
     if let Some(w) = untested.warning() {
         text.push_str(&format!("\n{w}\n"));
     }
+    let whole = report::whole_file::whole_file(report, s).is_some();
     text.push_str(match (all_pass, clean) {
+        (false, _) if whole => "\nNo case could run: fix the problem above, then check again.\n",
         (true, true) => "\nAll cases pass.\n",
         (true, false) => "\nAll cases pass, but the code breaks the handout's rule (see above).\n",
         (false, _) => {
@@ -88,6 +102,22 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
         }
     });
     text
+}
+
+/// The most bytes of a student's file read for the feedback's calls.
+const MAX_SOURCE_BYTES: u64 = 1 << 20;
+
+/// The start of a student's file as text, for the feedback (the names it
+/// defines); `None` when it cannot be read, which only costs the alias.
+pub(super) fn student_source(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_SOURCE_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Where `check` writes each shown counterexample as a case file (the

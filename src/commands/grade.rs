@@ -203,7 +203,22 @@ impl Outputs {
                 let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
                 output::write(
                     &path,
-                    feedback::render(report, s, seed, &BTreeMap::new()).as_bytes(),
+                    feedback::render(
+                        report,
+                        s,
+                        seed,
+                        &feedback::Again {
+                            source: s
+                                .file
+                                .as_ref()
+                                .and_then(|f| {
+                                    super::check::student_source(&args.submissions.join(f))
+                                })
+                                .as_deref(),
+                            ..feedback::GRADE_RUN
+                        },
+                    )
+                    .as_bytes(),
                 )?;
             }
         }

@@ -80,6 +80,7 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
         output_cap: args.output_cap,
         build: cxx::BuildSettings {
             timeout: Duration::from_millis(args.build_timeout_ms),
+            prelude: args.cxx_prelude,
             ..cxx::BuildSettings::default()
         },
         ..sandbox_config(&args.sandbox, limits, languages, false)?

@@ -121,7 +121,15 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
     };
     let seed = feedback::Seed::for_audience(report.seed, false);
     let doc = Document {
-        summary: feedback::render(report, s, seed, &std::collections::BTreeMap::new()),
+        summary: feedback::render(
+            report,
+            s,
+            seed,
+            &feedback::Again {
+                the_rest: "`--format json` lists them all",
+                ..feedback::GRADE_RUN
+            },
+        ),
         runners: Runners {
             salgrade: Results {
                 version: 1,
@@ -158,7 +166,7 @@ fn function_tests(report: &Report, s: &StudentReport, filename: &str) -> Vec<Tes
             .as_ref()
             .and_then(|c| c.verdict.line)
             .or_else(|| f.smallest_failure.as_ref().and_then(|x| x.verdict.line));
-        let text = plain::failure(f).unwrap_or_else(|| plain::summary(f));
+        let text = plain::function_failure(report, s, name, f).unwrap_or_else(|| plain::summary(f));
         tests.push(Test {
             name: name.clone(),
             status,

@@ -9,6 +9,16 @@
 //!   function's points.
 //!
 //! A function a student was not graded on is an empty cell.
+//!
+//! Text cells (names, warnings) go through [`text_cell`]: a spreadsheet
+//! reads a cell starting with `=`, `+`, `-` or `@` as a formula, so such a
+//! cell gets a leading `'` (OWASP's advice for CSV injection). Two cases
+//! keep their text: score cells, which are numbers we wrote, and a name
+//! that is `+` or `-` followed only by letters, digits, `.`, `_` and `-`
+//! (`-bob`), which no spreadsheet runs as a formula that calls anything and
+//! which a gradebook (MarkUs, Canvas) must see as it is to match the user.
+
+use std::borrow::Cow;
 
 use clap::ValueEnum;
 
@@ -32,12 +42,12 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
         CsvLayout::Salgrade => {
             w.write_record(header(report, &["penalty", "total", "max", "warnings"]))?;
             for s in &report.students {
-                let mut row = vec![s.student.clone()];
+                let mut row = vec![text_cell(&s.student).into_owned()];
                 row.extend(function_cells(report, s, |x| x.points.to_string()));
                 row.push(s.penalty.to_string());
                 row.push(s.score.to_string());
                 row.push(s.max_score.to_string());
-                row.push(s.warnings.join("; "));
+                row.push(text_cell(&s.warnings.join("; ")).into_owned());
                 w.write_record(&row)?;
             }
         }
@@ -47,13 +57,29 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
             head.extend(report.functions.iter().cloned());
             w.write_record(&head)?;
             for s in &report.students {
-                let mut row = vec![s.student.clone(), s.score.to_string()];
+                let mut row = vec![text_cell(&s.student).into_owned(), s.score.to_string()];
                 row.extend(points_cells(report, s));
                 w.write_record(&row)?;
             }
         }
     }
     Ok(w.into_inner()?)
+}
+
+/// `text` safe to open in a spreadsheet: a leading `'` when it would start
+/// a formula (see the module's documentation).
+pub(crate) fn text_cell(text: &str) -> Cow<'_, str> {
+    let mut chars = text.chars();
+    let risky = match chars.next() {
+        Some('=' | '@' | '\t' | '\r' | '\n') => true,
+        Some('+' | '-') => !chars.all(|c| c.is_alphanumeric() || "._-".contains(c)),
+        _ => false,
+    };
+    if risky {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// Each function's points, empty where the student has none.
@@ -68,4 +94,38 @@ fn points_cells(report: &Report, s: &StudentReport) -> Vec<String> {
                 .unwrap_or_default()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_are_neutralised_names_and_numbers_are_not() {
+        for formula in [
+            "=1+1",
+            "@SUM(A1)",
+            "+cmd|' /C calc'!A0",
+            "-2+3",
+            "\t=x",
+            "\r=x",
+        ] {
+            assert_eq!(text_cell(formula), format!("'{formula}"), "{formula}");
+        }
+        for kept in ["alice", "-bob", "+carol.d", "-12", "o'neil", ""] {
+            assert_eq!(text_cell(kept), kept, "{kept}");
+        }
+        let mut report =
+            crate::report::whole_file::tests::one_student(&crate::verdict::Verdict::pass());
+        report.students[0].student = "=HYPERLINK(\"http://x\")".into();
+        report.students[0].warnings = vec!["-1+2".into()];
+        for layout in [CsvLayout::Salgrade, CsvLayout::Generic, CsvLayout::Markus] {
+            let text = String::from_utf8(render(&report, layout).unwrap()).unwrap();
+            assert!(text.contains("\"'=HYPERLINK("), "{layout:?}: {text}");
+            assert!(
+                !text.contains(",=") && !text.contains("\n="),
+                "{layout:?}: {text}"
+            );
+        }
+    }
 }

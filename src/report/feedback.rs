@@ -17,7 +17,7 @@ use super::{Report, StudentReport, points};
 use crate::grading::shrink::Counterexample;
 use crate::grading::{Failure, FunctionScore};
 use crate::shown::fenced;
-use crate::verdict::{Verdict, VerdictKind};
+use crate::verdict::Verdict;
 use crate::words::count;
 
 /// How the detail of a submission that was never run begins (see the
@@ -31,6 +31,12 @@ const MAX_CALL_CHARS: usize = 1500;
 const MAX_INPUT_CHARS: usize = 300;
 /// Lines of a traceback or other detail shown.
 const MAX_DETAIL_LINES: usize = 12;
+/// Lines of what the submission printed shown, per stream.
+const MAX_PRINTED_LINES: usize = 40;
+/// Characters of one printed line shown.
+const MAX_PRINTED_LINE_CHARS: usize = 300;
+/// Characters of one stream's printed lines shown in all.
+const MAX_PRINTED_CHARS: usize = 4000;
 /// Lines of the reference's explanation shown.
 const MAX_EXPLANATION_LINES: usize = 12;
 
@@ -38,7 +44,12 @@ const MAX_EXPLANATION_LINES: usize = 12;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Seed {
     Show,
+    /// The instructor's secret grading seed (`grade`'s feedback files).
     Hide,
+    /// A seed `check` was given that is not the public one: not printed
+    /// either (a CI log of `check` can reach students), but not called the
+    /// instructor's.
+    NotPrinted,
 }
 
 impl Seed {
@@ -52,15 +63,30 @@ impl Seed {
     }
 }
 
-/// The student's feedback. `reruns` maps a function to the command that
-/// re-runs its shown counterexample alone (`check` writes each to a case
-/// file); `grade`'s feedback files have none.
-pub(crate) fn render(
-    report: &Report,
-    s: &StudentReport,
-    seed: Seed,
-    reruns: &BTreeMap<String, String>,
-) -> String {
+/// What lets a student run a failure again, and find the rest.
+#[derive(Clone, Copy)]
+pub(crate) struct Again<'a> {
+    /// The command that re-runs each function's shown counterexample alone
+    /// (`check` writes each to a case file); `grade`'s feedback has none.
+    pub reruns: &'a BTreeMap<String, String>,
+    /// The student's file, when the caller has it: a call to paste then
+    /// uses the student's own name for a function (an alias the adapter
+    /// accepts).
+    pub source: Option<&'a str>,
+    /// Where the failing cases not shown are, ending the sentence "(3 more
+    /// failing cases of `f` are not shown here; ...)".
+    pub the_rest: &'a str,
+}
+
+/// No re-runs, no source; the rest in the run's `report.json`.
+pub(crate) const GRADE_RUN: Again<'static> = Again {
+    reruns: &BTreeMap::new(),
+    source: None,
+    the_rest: "they are in the grading run's `report.json`",
+};
+
+/// The student's feedback (see [`Again`] for what `again` adds).
+pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed, again: &Again<'_>) -> String {
     let mut out = String::new();
     header(&mut out, report, s, seed);
     function_list(&mut out, report, s);
@@ -75,7 +101,7 @@ pub(crate) fn render(
         if import_failures.contains(&f.as_str()) {
             continue;
         }
-        failing_function(&mut out, report, s, f, score, fail, reruns);
+        failing_function(&mut out, report, s, f, score, fail, again);
     }
     violations(&mut out, report, s);
     printed(&mut out, s);
@@ -98,6 +124,9 @@ fn header(out: &mut String, report: &Report, s: &StudentReport, seed: Seed) {
     let seed = match (report.seed, seed) {
         (Some(x), Seed::Show) => format!(", seed {x}"),
         (Some(_), Seed::Hide) => ", on the instructor's seed".to_owned(),
+        (Some(_), Seed::NotPrinted) => {
+            ", on the seed given (not printed: `--public-seed` prints it)".to_owned()
+        }
         (None, _) => String::new(),
     };
     let options: Vec<String> = report
@@ -148,68 +177,24 @@ fn function_list(out: &mut String, report: &Report, s: &StudentReport) {
     }
 }
 
-/// The file's failure to import or build, said once for every function
-/// it stopped; returns those functions.
-fn import_failure<'r>(out: &mut String, report: &'r Report, s: &StudentReport) -> Vec<&'r str> {
-    let import_failures: Vec<&str> = report
-        .functions
-        .iter()
-        .filter(|f| {
-            s.functions
-                .get(*f)
-                .and_then(|x| x.smallest_failure.as_ref())
-                .is_some_and(|x| {
-                    matches!(
-                        x.verdict.kind,
-                        VerdictKind::ImportFailed | VerdictKind::BuildFailed
-                    )
-                })
-        })
-        .map(String::as_str)
-        .collect();
-    let import_failure = import_failures.first().and_then(|f| {
-        s.functions[*f]
-            .smallest_failure
-            .as_ref()
-            .map(|x| &x.verdict)
-    });
-    if let Some(v) = import_failure {
-        // A submission with no file to run (missing, empty, a symlink) was
-        // never imported: say that, not an import error's hint.
-        let nothing = v
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.starts_with(NOTHING_GRADED));
-        if nothing {
-            let _ = writeln!(out, "\n## Nothing was graded\n");
-        } else if v.kind == VerdictKind::BuildFailed {
-            let _ = writeln!(out, "\n## Your file did not compile\n");
-            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
-        } else {
-            let _ = writeln!(out, "\n## The module could not be imported\n");
-            let _ = writeln!(out, "{}.\n", crate::words::capitalise(v.kind.hint()));
-        }
-        let _ = writeln!(
-            out,
-            "No case of {} could run.",
-            import_failures
-                .iter()
-                .map(|f| format!("`{f}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        if let Some(l) = v.line {
-            let _ = writeln!(out, "\n- line: {l}");
-        }
-        if let Some(d) = &v.detail {
-            let _ = writeln!(
-                out,
-                "\n{}",
-                fenced(&ends(d.trim_end(), MAX_DETAIL_LINES), "text")
-            );
-        }
+/// The file's failure as a whole (see [`super::whole_file`]), said once
+/// for every function it stopped; returns those functions.
+fn import_failure<'r>(out: &mut String, report: &'r Report, s: &'r StudentReport) -> Vec<&'r str> {
+    let Some(w) = super::whole_file::whole_file(report, s) else {
+        return Vec::new();
+    };
+    let _ = writeln!(out, "\n## {}\n", w.heading());
+    if !w.nothing_graded() {
+        let _ = writeln!(out, "{}.\n", crate::words::capitalise(w.hint));
     }
-    import_failures
+    let _ = writeln!(out, "No case of {} could run.", w.function_list());
+    if let Some(l) = w.verdict.line {
+        let _ = writeln!(out, "\n- line: {l}");
+    }
+    if let Some(d) = w.detail() {
+        let _ = writeln!(out, "\n{}", fenced(&d, "text"));
+    }
+    w.functions
 }
 
 /// A failing function: its smallest failing input, what was expected and
@@ -221,8 +206,13 @@ fn failing_function(
     f: &str,
     score: &FunctionScore,
     fail: &Failure,
-    reruns: &BTreeMap<String, String>,
+    again: &Again<'_>,
 ) {
+    let Again {
+        reruns,
+        source,
+        the_rest,
+    } = *again;
     let shown = score.counterexample.as_ref();
     let v = shown.map_or(&fail.verdict, |c| &c.verdict);
     let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
@@ -244,7 +234,7 @@ fn failing_function(
     if let Some(command) = reruns.get(f) {
         let _ = writeln!(out, "- re-run just this case: `{command}`");
     }
-    if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case)) {
+    if let Some((call, fence)) = shown.and_then(|c| literal_call(report, s, &c.case, source)) {
         let _ = writeln!(out, "\nThe call, to paste:\n\n```{fence}\n{call}\n```");
     }
     if let Some(d) = &v.detail {
@@ -266,7 +256,7 @@ fn failing_function(
     if failing > 1 {
         let _ = writeln!(
             out,
-            "\n({} more failing {} of `{f}` {} in the full report.)",
+            "\n({} more failing {} of `{f}` {} not shown here; {the_rest}.)",
             failing - 1,
             if failing == 2 { "case" } else { "cases" },
             if failing == 2 { "is" } else { "are" }
@@ -368,7 +358,11 @@ fn printed(out: &mut String, s: &StudentReport) {
         let _ = writeln!(out, "\n## What your code printed\n");
         for (name, text) in [("stdout", &s.stdout), ("stderr", &s.stderr)] {
             if !text.trim().is_empty() {
-                let _ = writeln!(out, "{name}:\n\n{}", fenced(&excerpt(text, 40), "text"));
+                let _ = writeln!(
+                    out,
+                    "{name}:\n\n{}",
+                    fenced(&excerpt(text, MAX_PRINTED_LINES), "text")
+                );
             }
         }
     }
@@ -381,9 +375,11 @@ fn literal_call(
     report: &Report,
     s: &StudentReport,
     case: &salgrade_reference::Case,
+    source: Option<&str>,
 ) -> Option<(String, &'static str)> {
     let assignment = crate::assignment::by_id(&report.assignment).ok()?;
-    let (call, fence) = crate::assignment::literal_call_for(assignment, case, s.file.as_deref())?;
+    let (call, fence) =
+        crate::assignment::literal_call_for(assignment, case, s.file.as_deref(), source)?;
     (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 
@@ -402,7 +398,7 @@ pub(super) fn clip(text: &str, max: usize) -> String {
 
 /// The first lines and the last (a traceback's error is at its end), each
 /// line clipped, with the count of lines left out between them.
-fn ends(text: &str, max_lines: usize) -> String {
+pub(super) fn ends(text: &str, max_lines: usize) -> String {
     let lines: Vec<String> = text.lines().map(|l| clip(l, MAX_INPUT_CHARS)).collect();
     if lines.len() <= max_lines {
         return lines.join("\n");
@@ -417,16 +413,41 @@ fn ends(text: &str, max_lines: usize) -> String {
     )
 }
 
+/// The start of what a submission printed: at most `max_lines` lines of
+/// at most [`MAX_PRINTED_LINE_CHARS`] characters each, and
+/// [`MAX_PRINTED_CHARS`] in all, saying how much was left out.
 fn excerpt(text: &str, max_lines: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    if lines.len() <= max_lines {
-        return text.trim_end().to_owned();
+    let text = text.trim_end();
+    let mut out = Vec::new();
+    let mut shown = 0usize;
+    for line in text.lines().take(max_lines) {
+        let n = line.chars().count();
+        let room = MAX_PRINTED_CHARS.saturating_sub(shown);
+        if room == 0 {
+            break;
+        }
+        let keep = n.min(MAX_PRINTED_LINE_CHARS).min(room);
+        let mut kept: String = line.chars().take(keep).collect();
+        if keep < n {
+            kept.push_str(&format!(" [... {} more characters]", n - keep));
+        }
+        shown += keep;
+        out.push(kept);
     }
-    format!(
-        "{}\n[... {} more lines]",
-        lines[..max_lines].join("\n"),
-        lines.len() - max_lines
-    )
+    let total_lines = text.lines().count();
+    if out.len() < total_lines {
+        let rest: usize = text
+            .lines()
+            .skip(out.len())
+            .map(|l| l.chars().count())
+            .sum();
+        out.push(format!(
+            "[... {} more lines ({} characters) not shown]",
+            total_lines - out.len(),
+            rest
+        ));
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]
@@ -442,6 +463,25 @@ mod tests {
         let e = ends(&tb.join("\n"), MAX_DETAIL_LINES);
         assert_eq!(e.lines().count(), MAX_DETAIL_LINES + 1);
         assert!(e.starts_with("line 0") && e.ends_with("line 999"), "{e}");
+    }
+
+    #[test]
+    fn printed_output_is_cut_per_line_and_in_all_saying_how_much() {
+        let spam = format!("{}\n", "y".repeat(65_536)).repeat(60);
+        let shown = excerpt(&spam, MAX_PRINTED_LINES);
+        assert!(
+            shown.chars().count() < MAX_PRINTED_CHARS + 2000,
+            "{}",
+            shown.len()
+        );
+        assert!(
+            shown
+                .lines()
+                .all(|l| l.chars().count() <= MAX_PRINTED_LINE_CHARS + 40)
+        );
+        assert!(shown.contains("[... 65236 more characters]"), "{shown}");
+        assert!(shown.ends_with("not shown]"), "{shown}");
+        assert_eq!(excerpt("a\nb\n", 40), "a\nb");
     }
 
     #[test]

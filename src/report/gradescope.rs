@@ -71,7 +71,8 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             score: f.points,
             max_score: f.max_points,
             status: status(f.passed == f.total),
-            output: plain::failure(f).unwrap_or_else(|| plain::summary(f)),
+            output: plain::function_failure(report, s, name, f)
+                .unwrap_or_else(|| plain::summary(f)),
             output_format: TEXT,
             visibility: "visible",
         });

@@ -173,7 +173,7 @@ fn cases(report: &Report, s: &StudentReport) -> Vec<Case> {
             .cases
             .iter()
             .any(|c| *c.function == **name && c.verdict.kind == VerdictKind::HarnessError);
-        let outcome = match plain::failure(f) {
+        let outcome = match plain::function_failure(report, s, name, f) {
             None => Outcome::Pass,
             Some(text) => Outcome::Fail {
                 tag: if harness { "error" } else { "failure" },

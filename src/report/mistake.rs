@@ -70,7 +70,8 @@ impl Cluster {
                 self.verdict.as_str().replace('_', " "),
                 self.detail
                     .as_deref()
-                    .and_then(|d| d.split(':').next())
+                    .map(headline)
+                    .filter(|d| !d.is_empty())
                     .map(|d| format!(" ({d})"))
                     .unwrap_or_default()
             ),
@@ -100,10 +101,36 @@ impl Cluster {
     }
 }
 
-/// `text` on one line: control characters (a student's answer may hold
-/// any) shown as `?`.
+/// The start of a failure's detail that names it: its first line up to
+/// the first `: ` outside parentheses (`SyntaxError` of `SyntaxError:
+/// expected ':'`), so a cut never leaves a parenthesis open.
+fn headline(detail: &str) -> &str {
+    let line = detail.lines().next().unwrap_or_default();
+    let mut depth = 0usize;
+    for (at, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ':' if depth == 0 && line[at + 1..].starts_with(' ') => return &line[..at],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// `text` on one line: a line break (a detail or a student's answer may
+/// hold them) shown as `⏎`, a tab as a space, any other control character
+/// (and a bidirectional override) as `?`. Every one-line view of student text (the table's mistakes,
+/// `salgrade clusters`) escapes this way.
 pub(crate) fn without_controls(text: &str) -> impl Iterator<Item = char> + '_ {
-    text.chars().map(|c| if c.is_control() { '?' } else { c })
+    text.chars().filter(|&c| c != '\r').map(|c| match c {
+        '\n' => '⏎',
+        '\t' => ' ',
+        c if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') => {
+            '?'
+        }
+        c => c,
+    })
 }
 
 /// [`without_controls`], at most `cap` characters.
@@ -171,5 +198,33 @@ pub(crate) fn in_report_order(report: &Report, groups: &mut [Cluster]) {
     for g in groups {
         g.students
             .sort_by_key(|s| rank.get(s.as_str()).copied().unwrap_or(usize::MAX));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_detail_is_named_by_its_balanced_start() {
+        assert_eq!(
+            headline("SyntaxError: expected ':' (line 2)\n    def f("),
+            "SyntaxError"
+        );
+        let glue = "in salgrade's code that is compiled after your file (the cause is usually in your file: an unclosed `{`): expected '}'";
+        let head = headline(glue);
+        assert_eq!(
+            head.matches('(').count(),
+            head.matches(')').count(),
+            "{head}"
+        );
+        assert!(head.ends_with("in your file: an unclosed `{`)"), "{head}");
+        assert_eq!(headline("g.cpp:11:9: expected ';'"), "g.cpp:11:9");
+    }
+
+    #[test]
+    fn line_breaks_show_as_a_return_sign() {
+        let text: String = without_controls("a\r\nb\tc\u{1b}\u{202e}").collect();
+        assert_eq!(text, "a⏎b c??");
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod mistake;
 mod plain;
 pub(crate) mod schema;
 pub(crate) mod table;
+pub(crate) mod whole_file;
 
 use std::collections::BTreeMap;
 

@@ -80,6 +80,28 @@ pub(crate) fn failure(f: &FunctionScore) -> Option<String> {
     Some(out.trim_end().to_owned())
 }
 
+/// What a test-shaped format says under one function: the whole file's
+/// failure when the file failed as a whole (the same text for every
+/// function, with no case: the case played no part), else the function's
+/// own [`failure`]; `None` when every case passed.
+pub(crate) fn function_failure(
+    report: &Report,
+    s: &StudentReport,
+    name: &str,
+    f: &FunctionScore,
+) -> Option<String> {
+    let fail = f.smallest_failure.as_ref()?;
+    match super::whole_file::whole_file(report, s) {
+        Some(w) if w.functions.contains(&name) => Some(format!(
+            "{}: {}\n{}",
+            fail.verdict.kind.as_str(),
+            summary(f),
+            w.plain()
+        )),
+        _ => failure(f),
+    }
+}
+
 /// What the rule check found, or `None` when the assignment has no rule.
 pub(crate) fn rule(report: &Report, s: &StudentReport) -> Option<String> {
     let rule = report.rule.as_ref()?;

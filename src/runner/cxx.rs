@@ -9,14 +9,23 @@
 //! assignment's adapter, which includes the generic C++ driver. So a
 //! student's `#define` cannot reach the harness, and the harness's names
 //! cannot clash with the student's.
+//!
+//! A student is first built against the run's precompiled prelude
+//! (`cxx/prelude.rs`: the wrapper's standard headers as a `.gch`, the adapter
+//! as an object); when that build does not succeed, or there is no prelude,
+//! the whole build above is what counts, so a failed build always reads as
+//! it would without the prelude.
+
+mod prelude;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 
 use super::plan::{Executable, Program};
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
-pub(crate) use super::toolchain::{BuildSettings, Cxx};
+pub(crate) use super::toolchain::{BuildSettings, Cxx, PreludeMode};
 use crate::outcome::BuildFailure;
 
 /// The generic driver, included by every assignment's C++ adapter.
@@ -111,8 +120,98 @@ fn which(program: &Path) -> Option<PathBuf> {
         .and_then(|p| std::fs::canonicalize(p).ok())
 }
 
-/// Builds `source` with the assignment's wrapper and adapter in the sandbox.
+/// Builds `source` with the assignment's wrapper and adapter in the sandbox:
+/// against the run's prelude when there is one and that build succeeds,
+/// else whole.
 pub(crate) fn build(
+    cfg: &RunnerConfig,
+    cxx: &Cxx,
+    harness: &CxxHarness,
+    source: &[u8],
+    slot: usize,
+) -> Result<Result<Built, BuildFailure>, SessionError> {
+    let started = Instant::now();
+    let ready = prelude::get(cfg, cxx, harness, slot);
+    if let Some(ready) = &ready {
+        if let Some(built) = build_against(cfg, cxx, harness, source, slot, ready)? {
+            log_build(harness, "prelude", true, started, true);
+            return Ok(Ok(built));
+        }
+    }
+    let built = build_whole(cfg, cxx, harness, source, slot)?;
+    log_build(harness, "whole", ready.is_some(), started, built.is_ok());
+    Ok(built)
+}
+
+/// One line of the build log (see [`prelude::BUILD_LOG_ENV`]). A whole
+/// build that succeeds after the build against the prelude did not
+/// (`tried_prelude`) means the prelude is broken, not the student's code:
+/// the tests look for it.
+fn log_build(harness: &CxxHarness, how: &str, tried_prelude: bool, started: Instant, built: bool) {
+    prelude::log(&serde_json::json!({
+        "build": harness.student_file,
+        "how": how,
+        "tried_prelude": tried_prelude,
+        "built": built,
+        "seconds": started.elapsed().as_secs_f64(),
+    }));
+}
+
+/// Builds `source` against the prelude `ready`: the wrapper with its
+/// prelude replaced by an include of the precompiled header, linked with
+/// the adapter's object. `None` when it does not succeed (the whole build
+/// then decides: its diagnostics are the ones a student is shown).
+fn build_against(
+    cfg: &RunnerConfig,
+    cxx: &Cxx,
+    harness: &CxxHarness,
+    source: &[u8],
+    slot: usize,
+    ready: &super::toolchain::Ready,
+) -> Result<Option<Built>, SessionError> {
+    let files = [
+        SessionFile::text(harness.student_file, source),
+        SessionFile::text(WRAPPER_NAME, ready.wrapper.as_bytes()),
+    ];
+    let Some(object) = ready.object.to_str() else {
+        return Ok(None);
+    };
+    let mut args: Vec<String> = FLAGS.iter().map(|f| (*f).to_owned()).collect();
+    args.extend(
+        ["-Winvalid-pch", "-o", PROGRAM_NAME, WRAPPER_NAME, object]
+            .iter()
+            .map(|a| (*a).to_owned()),
+    );
+    let program = Program {
+        executable: Executable::System(&cxx.executable),
+        args,
+        binds: vec![&ready.dir],
+        drop_privileges: cfg.drop_compiled,
+        limits: cfg.build.limits,
+        keeps_output: true,
+    };
+    // Whatever goes wrong here, the whole build meets it too, or not: it
+    // decides, as it did before there was a prelude.
+    let Ok(run) = Session::run_to_end(cfg, &files, &program, slot, cfg.build.timeout, PROGRAM_NAME)
+    else {
+        return Ok(None);
+    };
+    let diagnostics = run.stderr.excerpt() + &run.stdout.excerpt();
+    if diagnostics.contains("[-Winvalid-pch]") {
+        prelude::log(&serde_json::json!({ "pch_rejected": first_lines(&diagnostics) }));
+    }
+    match (run.ended, run.kept) {
+        (Some(d), Some(program)) if d.code == Some(0) => {
+            let (_, warnings) = diagnostics_of(&diagnostics, harness.student_file);
+            Ok(Some(Built { program, warnings }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Builds `source` with the assignment's wrapper and adapter, both compiled
+/// from source, as salgrade always has.
+fn build_whole(
     cfg: &RunnerConfig,
     cxx: &Cxx,
     harness: &CxxHarness,

@@ -242,13 +242,16 @@ fn bwrap(
             command.args(["--ro-bind-try", link, link]);
         }
     }
+    // The private /tmp before the program's own trees, which may lie below
+    // it (a run's precompiled C++ prelude is in the temp folder), as the
+    // `namespaces` backend does: mounted after them, it would hide them.
+    command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
     for bind in &program.binds {
         if !bind.starts_with("/usr") {
             let p = bind.to_string_lossy();
             command.args(["--ro-bind", &p, &p]);
         }
     }
-    command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
     command.args([
         "--bind",
         &dir.to_string_lossy(),

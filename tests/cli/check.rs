@@ -213,3 +213,78 @@ fn a_counterexample_comes_with_its_literal_call_and_the_command_that_reruns_it()
         stdout_of(&again)
     );
 }
+
+/// `check` of `source` saved as `name`, in a fresh folder, with `args`.
+fn check_source(name: &str, source: &str, args: &[&str]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, source).unwrap();
+    let out = salgrade()
+        .current_dir(dir.path())
+        .arg("check")
+        .args(args)
+        .arg(&file)
+        .output()
+        .unwrap();
+    (out.status.code(), stdout_of(&out))
+}
+
+#[test]
+fn check_names_the_seed_it_was_given_and_how_to_see_the_other_cases() {
+    let out = salgrade()
+        .current_dir(tempfile::tempdir().unwrap().path())
+        .args(["check", "--seed", "5", "--cases", "3"])
+        .arg(submission("wrong_answer").join("salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    // Not printed (a CI log of `check` may reach students), nor called
+    // the instructor's.
+    assert!(
+        text.contains("on the seed given (not printed: `--public-seed` prints it)"),
+        "{text}"
+    );
+    assert!(!text.contains("instructor's seed"), "{text}");
+    assert!(text.contains("not shown here; the same `salgrade check` with `--format json > report.json` lists them all"), "{text}");
+    assert!(!text.contains("in the full report"), "{text}");
+}
+
+#[test]
+fn the_call_to_paste_uses_the_name_the_student_defined() {
+    let source = "def getMinDiceThrows(move, n):\n    return 0\n";
+    let (code, text) = check_source(
+        "min_throws.py",
+        source,
+        &["--assignment", "min-throws", "--cases", "0"],
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("```python\ngetMinDiceThrows(["), "{text}");
+    assert!(!text.contains("get_min_dice_throws(["), "{text}");
+}
+
+#[test]
+fn a_class_under_another_name_is_said_once() {
+    let source = "class SnakesGame:\n    def __init__(self, size, jumps, players=2, finish='bounce'):\n        pass\n";
+    let (code, text) = check_source(
+        "snakes_game.py",
+        source,
+        &["--assignment", "game", "--cases", "0"],
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(text.matches("no class `Game`").count(), 1, "{text}");
+    assert!(!text.contains("failing case"), "{text}");
+    assert!(!text.contains("## `move`"), "{text}");
+}
+
+#[test]
+fn what_the_code_printed_is_cut_to_a_screen() {
+    let source = "import sys\nprint('x' * 10_000_000)\nclass Solution:\n    def snakesAndLadders(self, board):\n        print('\\x1b[31mRED\\x1b[0m' * 1000, file=sys.stderr)\n        return -1\n";
+    let (code, text) = check_source(
+        "solution.py",
+        source,
+        &["--assignment", "leetcode909", "--cases", "0"],
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.len() < 20_000, "{} bytes", text.len());
+    assert!(text.contains("more characters]"), "{text}");
+}

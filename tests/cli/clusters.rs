@@ -153,8 +153,72 @@ fn each_planted_bug_is_one_group_in_every_assignment() {
         for run in runs {
             let (assignment, graded) = run.join().unwrap();
             check_groups(assignment, &graded);
+            if assignment == "leetcode909" {
+                each_shown_board_is_its_own_bug(&graded.report);
+            }
         }
     });
+}
+
+/// LeetCode 909's two bugs about a square that is both a destination and a
+/// source: each one's shown counterexample is answered right by the other
+/// and by the model solution (on boards of snakes alone they answer alike),
+/// so each board teaches its own lesson. One `grade` of the three on the
+/// two shown boards, without shrinking.
+#[track_caller]
+fn each_shown_board_is_its_own_bug(report: &Value) {
+    let bugs = ["visited_before_jump", "chains_jumps"];
+    let shown: Vec<Value> = bugs
+        .iter()
+        .map(|bug| {
+            let s = crate::grade::student(report, bug);
+            let mut case = s["functions"]["snakesAndLadders"]["counterexample"]["case"].clone();
+            assert!(case.is_object(), "`{bug}` has no counterexample: {s:#}");
+            case["id"] = Value::from(format!("shown-to/{bug}"));
+            case
+        })
+        .collect();
+    let root = tempfile::tempdir().unwrap();
+    let subs = root.path().join("subs");
+    let cohort = fixtures().join("leetcode909/submissions");
+    for name in ["correct", bugs[0], bugs[1]] {
+        copy_tree(&cohort.join(name), &subs.join(name));
+    }
+    let cases = root.path().join("cases.json");
+    let file = serde_json::json!({"assignment": "leetcode909", "cases": shown});
+    std::fs::write(&cases, file.to_string()).unwrap();
+    let run = salgrade()
+        .args([
+            "grade",
+            "-a",
+            "leetcode909",
+            "--shrink-ms",
+            "0",
+            "--format",
+            "json",
+        ])
+        .arg("--cases-file")
+        .arg(&cases)
+        .arg("--out-dir")
+        .arg(root.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr_of(&run));
+    let graded: Value = serde_json::from_slice(&run.stdout).unwrap();
+    for name in ["correct", bugs[0], bugs[1]] {
+        let failed: Vec<String> = crate::case_verdicts(crate::grade::student(&graded, name))
+            .into_iter()
+            .filter(|(_, (verdict, _))| verdict != "pass")
+            .map(|(id, _)| id)
+            .collect();
+        let own: Vec<String> = bugs
+            .iter()
+            .filter(|&&bug| bug == name)
+            .map(|bug| format!("shown-to/{bug}"))
+            .collect();
+        assert_eq!(failed, own, "`{name}` on the shown boards: {file:#}");
+    }
 }
 
 #[track_caller]

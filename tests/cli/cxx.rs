@@ -359,6 +359,7 @@ fn two_runs_at_once_leave_each_other_alone() {
     let runs: Vec<_> = (0..3)
         .map(|i| {
             std::process::Command::new(assert_cmd::cargo::cargo_bin("salgrade"))
+                .env("XDG_CACHE_HOME", crate::test_cache_home())
                 .args(["grade", "--assignment", "min-throws", "--cases", "4"])
                 .args(["--shrink-ms", "0", "--jobs", "1", "--out-dir"])
                 .arg(dir.path().join(format!("out-{i}")))
@@ -979,4 +980,181 @@ fn a_game_that_does_not_compile_is_said_once_with_the_students_line_first() {
     assert!(!text.contains("Smallest failing"), "{text}");
     let detail = text.split("```text\n").nth(1).unwrap_or_default();
     assert!(detail.starts_with("snakes_game.cpp:"), "{text}");
+}
+
+/// The lines of a build log (`SALGRADE_BUILD_LOG`), each a JSON object.
+fn build_log(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// How each build of a log went: (`prelude` or `whole`, built).
+fn builds(log: &[Value]) -> Vec<(String, bool)> {
+    log.iter()
+        .filter(|l| l.get("build").is_some())
+        .map(|l| (l["how"].as_str().unwrap().to_owned(), l["built"] == true))
+        .collect()
+}
+
+#[test]
+fn the_prelude_is_compiled_once_kept_in_the_cache_and_rebuilt_when_corrupt() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(
+        &cpp_dir("min-throws"),
+        &subs,
+        &["correct", "last_dequeued", "syntax_error"],
+    );
+    let cache = dir.path().join("cache");
+    let run = |n: usize| -> Vec<Value> {
+        let log = dir.path().join(format!("log-{n}.jsonl"));
+        let out = salgrade()
+            .env("XDG_CACHE_HOME", &cache)
+            .env("SALGRADE_BUILD_LOG", &log)
+            .args(["grade", "--assignment", "min-throws", "--cases", "4"])
+            .args(["--shrink-ms", "0", "--out-dir"])
+            .arg(dir.path().join(format!("out-{n}")))
+            .arg(&subs)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        build_log(&log)
+    };
+    let prelude = |log: &[Value]| -> Vec<String> {
+        log.iter()
+            .filter_map(|l| l["prelude"].as_str().map(str::to_owned))
+            .collect()
+    };
+    // The first run compiles the prelude once, stores it, and builds the
+    // model, the naive solution and both students that compile against it;
+    // the student that does not compile is built whole, as before.
+    let first = run(1);
+    assert_eq!(prelude(&first), ["stored"], "{first:?}");
+    let mut got = builds(&first);
+    got.sort();
+    let prelude_built = ("prelude".to_owned(), true);
+    assert_eq!(
+        got,
+        [
+            prelude_built.clone(),
+            prelude_built.clone(),
+            prelude_built.clone(),
+            prelude_built.clone(),
+            ("whole".to_owned(), false),
+        ],
+        "{first:?}"
+    );
+    assert!(
+        !first.iter().any(|l| l.get("pch_rejected").is_some()),
+        "g++ rejected the precompiled header: {first:?}"
+    );
+    // The student built whole had tried the prelude and failed both ways:
+    // a whole build that succeeds after a failed one against the prelude
+    // would mean the prelude is broken (as it was under bwrap once).
+    let whole: Vec<&Value> = first.iter().filter(|l| l["how"] == "whole").collect();
+    assert_eq!(whole.len(), 1, "{first:?}");
+    assert_eq!(whole[0]["tried_prelude"], true, "{first:?}");
+    assert_eq!(whole[0]["built"], false, "{first:?}");
+    // The second run finds it whole.
+    let second = run(2);
+    assert_eq!(prelude(&second), ["cached"], "{second:?}");
+    assert_eq!(
+        builds(&second)
+            .iter()
+            .filter(|b| **b == prelude_built)
+            .count(),
+        4
+    );
+    // A cut-short header is found out and compiled again, never used.
+    let entries: Vec<PathBuf> = std::fs::read_dir(cache.join("salgrade/cxx-prelude"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let gch = entries[0].join("_salgrade_prelude.hpp.gch");
+    let bytes = std::fs::read(&gch).unwrap();
+    std::fs::write(&gch, &bytes[..bytes.len() / 2]).unwrap();
+    let third = run(3);
+    assert_eq!(prelude(&third), ["rebuilt"], "{third:?}");
+    assert_eq!(
+        builds(&third)
+            .iter()
+            .filter(|b| **b == prelude_built)
+            .count(),
+        4
+    );
+    // (Two compilations of the header differ by a few bytes: not compared.)
+    assert!(std::fs::metadata(&gch).unwrap().len() > bytes.len() as u64 / 2);
+    // The three runs graded alike.
+    let verdicts_of = |n: usize| {
+        let report: Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join(format!("out-{n}/report.json"))).unwrap(),
+        )
+        .unwrap();
+        verdicts(&report)
+    };
+    assert_eq!(verdicts_of(1), verdicts_of(2));
+    assert_eq!(verdicts_of(1), verdicts_of(3));
+}
+
+#[test]
+fn built_whole_the_cohort_gets_the_same_verdicts_details_and_warnings() {
+    if !have_cxx() {
+        return;
+    }
+    // The students whose build says something: errors, a warning, an
+    // include they rely on, a missing function.
+    let names = [
+        "syntax_error",
+        "falls_off_end",
+        "correct_with_main",
+        "queue_without_include",
+        "wrong_signature",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&cpp_dir("min-throws"), dir.path(), &names);
+    let whole = grade(
+        "min-throws",
+        dir.path(),
+        &[
+            "--memory-mb",
+            "256",
+            "--output-cap",
+            "1000",
+            "--timeout-floor-ms",
+            "300",
+            "--cxx-prelude",
+            "off",
+        ],
+        1,
+    );
+    let with_prelude = &min_throws_cohort().report;
+    let seen = |s: &Value| {
+        let cases: Vec<(Value, Value, Value)> = s["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["case_id"].clone(),
+                    c["verdict"].clone(),
+                    c["detail"].clone(),
+                )
+            })
+            .collect();
+        (cases, s["warnings"].clone(), s["score"].clone())
+    };
+    for name in names {
+        assert_eq!(
+            seen(student(&whole.report, name)),
+            seen(student(with_prelude, name)),
+            "{name}"
+        );
+    }
 }

@@ -37,6 +37,7 @@ fn run(dir: &Path, subs: &Path, args: &[&str], python: Option<&Path>) -> Run {
         .env("SECRET_FILE", &secret)
         .env("SALGRADE_TEST_SECRET", INHERITED)
         .env_remove("RUST_LOG")
+        .env("XDG_CACHE_HOME", crate::test_cache_home())
         .args([
             "grade",
             "--format",

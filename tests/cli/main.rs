@@ -68,8 +68,16 @@ pub(crate) fn bwrap_works() -> bool {
 
 pub(crate) fn salgrade() -> Command {
     let mut cmd = Command::cargo_bin("salgrade").expect("the binary is built");
-    cmd.env_remove("RUST_LOG");
+    cmd.env_remove("RUST_LOG")
+        .env("XDG_CACHE_HOME", test_cache_home());
     cmd
+}
+
+/// The cache folder the tests' runs share (`XDG_CACHE_HOME`): under the
+/// target folder, never the user's home, and kept between test runs so the
+/// C++ prelude is compiled once.
+pub(crate) fn test_cache_home() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-home")
 }
 
 pub(crate) fn fixtures() -> PathBuf {

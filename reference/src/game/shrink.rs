@@ -212,6 +212,18 @@ mod tests {
                 prop_assert_eq!(parse(&back).unwrap(), c);
             }
         }
+
+        /// Shrinking a game the rules accept never makes one they refuse
+        /// (a self-jump, a source or destination off the board, fewer than
+        /// seven houses or one player): its scenario stays about its calls.
+        #[test]
+        fn a_game_the_rules_accept_shrinks_to_games_they_accept(seed in any::<u64>()) {
+            let (_, s) = random_scenario(&mut ChaCha8Rng::seed_from_u64(seed));
+            prop_assume!(s.game().is_ok());
+            for c in shrink(&s) {
+                prop_assert!(c.game().is_ok(), "{:?} shrank to {:?}", s, c);
+            }
+        }
     }
 
     #[test]

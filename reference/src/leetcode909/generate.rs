@@ -38,7 +38,8 @@ pub enum Kind {
     ThroughSnake,
     /// Following a second snake or ladder in the same move gives a shorter answer.
     NoChain,
-    /// Marking the landed-on square visited before its jump gives -1.
+    /// Marking the landed-on square visited before its jump loses a
+    /// ladder that a ladder ends on.
     VisitedBeforeJump,
     /// Reading every row left to right gives a different answer.
     RowsLeftToRight,
@@ -304,18 +305,24 @@ fn adversarial(rng: &mut ChaCha8Rng, out: &mut Builder) {
         &board(n, &[(2, x), (x, last)]),
     );
 
-    // Squares 2..=6 are snakes back (to 1 or an earlier square of the run)
-    // and 7 is a snake to 5, so the only square stood on after one move is 5,
-    // reached through 7. A solution that marks each landed-on square visited
-    // before taking its jump has marked 5 (landed on with a roll of 4) by
-    // the time 7's snake leads there, refuses it, and answers -1.
+    // Ladder a -> b and ladder b -> n², with a < b <= 7: a ladder ending
+    // on a ladder's foot, both feet within the first move. Rolling onto b
+    // climbs to n² in one move. A solution that marks each landed-on square
+    // visited before taking its jump lands on a first (rolls are tried in
+    // order), stands on b and marks it, then refuses the roll onto b: it
+    // needs two moves or more. Ladders are needed: on a board of snakes
+    // alone this bug and following jumps in one move (`chains_jumps`) give
+    // the same answers, so a snakes-only case would show both as one
+    // mistake. Here following the chain from a gives n² in one move, which
+    // is right.
     let n = rng.random_range(3..=MAX_N);
-    let mut pairs: Vec<(Label, Label)> = (2..=6).map(|s| (s, rng.random_range(1..s))).collect();
-    pairs.push((7, 5));
+    let last = (n * n) as Label;
+    let b = rng.random_range(3..=7);
+    let a = rng.random_range(2..b);
     out.push(
         Kind::VisitedBeforeJump,
-        format!("n = {n}, squares 2..=6 are snakes back, 7 is a snake to 5"),
-        &board(n, &pairs),
+        format!("n = {n}, ladder {a} -> {b}, ladder {b} -> {last}"),
+        &board(n, &[(a, b), (b, last)]),
     );
 
     // A ladder to n² from square s on the second row (which runs right to
@@ -725,6 +732,23 @@ mod tests {
                 let right = brute_answer(&rows);
                 let wrong = (bug(name).run)(&rows);
                 prop_assert_ne!(right, wrong, "{} answers {} on {}: {}", name, wrong, case.id, case.input);
+            }
+        }
+
+        /// The case built for `visited_before_jump` is answered right by
+        /// `chains_jumps` (on boards of snakes alone the two answer alike):
+        /// so a student with the first bug fails a case of their own, which
+        /// shrinks to a board that shows it, and is not grouped with the
+        /// second.
+        #[test]
+        fn chains_jumps_is_right_on_the_visited_before_jump_cases(seed in any::<u64>()) {
+            for case in generate(seed, 0) {
+                if Kind::of_id(&case.id) != Some(Kind::VisitedBeforeJump) {
+                    continue;
+                }
+                let rows = parse(&case.input).map_err(|e| TestCaseError::fail(e.to_string()))?.rows();
+                let got = (bug("chains_jumps").run)(&rows);
+                prop_assert_eq!(brute_answer(&rows), got, "{}: {}", case.id, case.input);
             }
         }
     }

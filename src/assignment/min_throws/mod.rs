@@ -145,6 +145,10 @@ impl IntProblem for MinThrows {
         })
     }
 
+    fn call_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        &[(reference::FUNCTION, reference::SEED_FUNCTION)]
+    }
+
     fn signature(&self) -> &'static str {
         "Python `def get_min_dice_throws(move, n)` (or `getMinDiceThrows`); C++ `int get_min_dice_throws(int move[], int N)` (or `getMinDiceThrows`), not `static`"
     }

@@ -51,7 +51,13 @@ impl Places {
         match b.layout {
             Layout::Ring => {
                 let radius = 13.0;
-                let ring = (n as f64 * 34.0 / std::f64::consts::TAU).max(36.0);
+                // One square is drawn alone at the centre: a ring through it
+                // would leave the picture's lower half blank.
+                let ring = if n <= 1 {
+                    0.0
+                } else {
+                    (n as f64 * 34.0 / std::f64::consts::TAU).max(36.0)
+                };
                 let c = ring + 40.0;
                 let centres = (0..n)
                     .map(|i| {
@@ -375,5 +381,21 @@ mod tests {
         assert!(four.0 == three.0 && four.1 < three.1);
         assert!(seven.0 == one.0 && seven.1 < four.1);
         assert!(p.at(&b, 10).is_none() && p.at(&b, 0).is_none());
+    }
+
+    #[test]
+    fn a_one_square_ring_is_no_taller_than_its_square() {
+        let b = Board {
+            layout: Layout::Ring,
+            squares: 1,
+            first: 1,
+            jumps: vec![(1, 1)],
+            walks: vec![],
+            wrong_at: None,
+        };
+        let p = Places::of(&b);
+        let (x, y) = p.at(&b, 1).unwrap();
+        assert_eq!((x, y), (40.0, 40.0));
+        assert_eq!((p.width, p.height), (80.0, 80.0));
     }
 }

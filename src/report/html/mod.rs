@@ -305,7 +305,7 @@ fn mistake(out: &mut String, report: &Report, i: usize, c: &Cluster) {
         out,
         "<section class=\"mistake\" id=\"mistake-{}\">\n<p class=\"line\">{}</p>\n<dl>",
         i + 1,
-        esc(&c.line())
+        code_spans(&esc(&c.line()))
     );
     let links: Vec<String> = c
         .students
@@ -434,17 +434,31 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
     if let Some(file) = &s.file {
         let _ = writeln!(out, "<p class=\"meta\"><code>{}</code></p>", esc(file));
     }
+    let whole = super::whole_file::whole_file(report, s);
+    if let Some(w) = &whole {
+        whole_file(out, report, s, w);
+    }
     let failing: Vec<(&String, &FunctionScore)> = s
         .functions
         .iter()
-        .filter(|(_, f)| f.passed < f.total)
+        .filter(|(name, f)| {
+            f.passed < f.total
+                && !whole
+                    .as_ref()
+                    .is_some_and(|w| w.functions.contains(&name.as_str()))
+        })
         .collect();
-    if failing.is_empty() {
-        out.push_str("<p>Every case passes.</p>\n");
+    if failing.is_empty() && whole.is_none() {
+        out.push_str(if s.violations.is_empty() {
+            "<p>Every case passes.</p>\n"
+        } else {
+            "<p>Every case passes, but the code breaks the handout&#39;s rule (below).</p>\n"
+        });
     }
     for (name, f) in failing {
         failure(out, report, s, name, f);
     }
+    violations(out, report, s);
     for (what, text) in [("printed", &s.stdout), ("stderr", &s.stderr)] {
         if !text.trim().is_empty() {
             let _ = writeln!(
@@ -460,6 +474,95 @@ fn student_section(out: &mut String, report: &Report, i: usize, s: &StudentRepor
         }
     }
     out.push_str("</section>\n");
+}
+
+/// A failure of the whole file, once, in place of one block per function.
+fn whole_file(
+    out: &mut String,
+    report: &Report,
+    s: &StudentReport,
+    w: &super::whole_file::WholeFile<'_>,
+) {
+    let _ = writeln!(
+        out,
+        "<div class=\"failure\" data-function=\"\">\n<p><strong>{}</strong>{}</p>\n<p>No case of {} could run.</p>",
+        esc(w.heading()),
+        if w.nothing_graded() {
+            String::new()
+        } else {
+            format!(": {}.", esc(w.hint))
+        },
+        code_spans(&esc(&w.function_list()))
+    );
+    if let Some(l) = w.verdict.line {
+        let _ = writeln!(out, "<p>line {l}</p>");
+    }
+    if let Some(d) = w.detail() {
+        let _ = writeln!(out, "<pre>{}</pre>", esc(&d));
+    }
+    // The common mistake of the whole file (or of its first function, for
+    // a file defining none), when others share it.
+    let shared = report.clusters.iter().position(|c| {
+        c.students.len() > 1
+            && c.students.contains(&s.student)
+            && (c.function.is_empty() || w.functions.contains(&c.function.as_str()))
+    });
+    if let Some(at) = shared {
+        let _ = writeln!(
+            out,
+            "<dl><dt>shared</dt><dd><a href=\"#mistake-{}\">a common mistake of {} students</a></dd></dl>",
+            at + 1,
+            report.clusters[at].students.len()
+        );
+    }
+    out.push_str("</div>\n");
+}
+
+/// The rule violations and the points they took, when there are any.
+fn violations(out: &mut String, report: &Report, s: &StudentReport) {
+    if s.violations.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<div class=\"failure violations\">\n<p><strong>Rule violations</strong> (-{} points){}</p>\n<ul>",
+        points(s.penalty),
+        report
+            .rule
+            .as_ref()
+            .map(|r| format!(": {}", code_spans(&esc(r))))
+            .unwrap_or_default()
+    );
+    for v in &s.violations {
+        let _ = writeln!(
+            out,
+            "<li>line {}, column {}, in <code>{}</code>: {} <code>{}</code></li>",
+            v.line,
+            v.column,
+            esc(&v.place()),
+            code_spans(&esc(&v.construct)),
+            esc(v.source.trim())
+        );
+    }
+    out.push_str("</ul>\n</div>\n");
+}
+
+/// Already-escaped text with each Markdown code span (`` `x` ``) as
+/// `<code>x</code>`; an unpaired backtick stays as it is.
+fn code_spans(escaped: &str) -> String {
+    let parts: Vec<&str> = escaped.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return escaped.to_owned();
+    }
+    let mut out = String::with_capacity(escaped.len() + 16);
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{part}</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// One failing function of a student: its verdict, input, answers, hint,
@@ -530,6 +633,48 @@ fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_violations_and_their_deduction_are_shown() {
+        let mut report =
+            crate::report::whole_file::tests::one_student(&crate::verdict::Verdict::pass());
+        report.rule = Some("No `set()`, `dict` or `list` in the graded functions.".into());
+        let s = &mut report.students[0];
+        for f in s.functions.values_mut() {
+            f.passed = f.total;
+            f.smallest_failure = None;
+        }
+        s.violations = vec![crate::grading::lint::Violation {
+            function: "willfinish".into(),
+            line: 7,
+            column: 12,
+            construct: "set()".into(),
+            source: "seen = set()".into(),
+            path: vec![],
+            graded: vec![],
+        }];
+        s.penalty = 5.0;
+        let html = render(&report);
+        assert!(
+            html.contains("Rule violations</strong> (-5 points)"),
+            "{html}"
+        );
+        assert!(html.contains("<code>seen = set()</code>"), "{html}");
+        assert!(html.contains("breaks the handout&#39;s rule"), "{html}");
+        assert!(
+            html.contains("No <code>set()</code>, <code>dict</code>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn code_spans_become_code() {
+        assert_eq!(
+            code_spans("7 students: `f` answers 2"),
+            "7 students: <code>f</code> answers 2"
+        );
+        assert_eq!(code_spans("an odd ` tick"), "an odd ` tick");
+    }
 
     #[test]
     fn escapes_markup_quotes_and_control_bytes() {
