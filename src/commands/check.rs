@@ -11,7 +11,7 @@ use salgrade_reference::CaseFile;
 use super::choose::{Evidence, cases};
 use super::exit_code;
 use super::grade::{Plan, Untested, assembled, engine_for};
-use super::outputs::{Output, output_folder};
+use super::outputs::{Output, output_folder, student_source};
 use crate::cli::CheckArgs;
 use crate::discover::{self, Submission};
 use crate::engine;
@@ -102,22 +102,6 @@ fn feedback_text(report: &Report, args: &CheckArgs, untested: &Untested) -> Stri
         }
     });
     text
-}
-
-/// The most bytes of a student's file read for the feedback's calls.
-const MAX_SOURCE_BYTES: u64 = 1 << 20;
-
-/// The start of a student's file as text, for the feedback (the names it
-/// defines); `None` when it cannot be read, which only costs the alias.
-pub(super) fn student_source(path: &Path) -> Option<String> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_SOURCE_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Where `check` writes each shown counterexample as a case file (the

@@ -212,7 +212,7 @@ impl Outputs {
                                 .file
                                 .as_ref()
                                 .and_then(|f| {
-                                    super::check::student_source(&args.submissions.join(f))
+                                    super::outputs::student_source(&args.submissions.join(f))
                                 })
                                 .as_deref(),
                             ..feedback::GRADE_RUN

@@ -160,3 +160,19 @@ pub(super) fn rendered(
     }
     Ok(sheet.bytes)
 }
+
+/// The most bytes of a student's file read for the feedback's calls.
+const MAX_SOURCE_BYTES: u64 = 1 << 20;
+
+/// The start of a student's file as text, for the feedback (the names it
+/// defines); `None` when it cannot be read, which only costs the alias.
+pub(super) fn student_source(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_SOURCE_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -241,7 +241,7 @@ impl Engine {
         warnings.push(why.clone());
         let verdict = Verdict::detail(
             VerdictKind::ImportFailed,
-            format!("{}{why}", crate::report::feedback::NOTHING_GRADED),
+            format!("{}{why}", crate::report::whole_file::NOTHING_GRADED),
         );
         let results = self
             .case_file

@@ -18,10 +18,9 @@
 //! (`-bob`), which no spreadsheet runs as a formula that calls anything and
 //! which a gradebook (MarkUs, Canvas) must see as it is to match the user.
 
-use std::borrow::Cow;
-
 use clap::ValueEnum;
 
+use super::cell::text_cell;
 use super::{Report, StudentReport, function_cells, header};
 
 /// The column layouts `--csv-layout` offers.
@@ -64,22 +63,6 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
         }
     }
     Ok(w.into_inner()?)
-}
-
-/// `text` safe to open in a spreadsheet: a leading `'` when it would start
-/// a formula (see the module's documentation).
-pub(crate) fn text_cell(text: &str) -> Cow<'_, str> {
-    let mut chars = text.chars();
-    let risky = match chars.next() {
-        Some('=' | '@' | '\t' | '\r' | '\n') => true,
-        Some('+' | '-') => !chars.all(|c| c.is_alphanumeric() || "._-".contains(c)),
-        _ => false,
-    };
-    if risky {
-        Cow::Owned(format!("'{text}"))
-    } else {
-        Cow::Borrowed(text)
-    }
 }
 
 /// Each function's points, empty where the student has none.

@@ -20,15 +20,11 @@ use crate::shown::fenced;
 use crate::verdict::Verdict;
 use crate::words::count;
 
-/// How the detail of a submission that was never run begins (see the
-/// engine's grading of a submission with a problem).
-pub(crate) const NOTHING_GRADED: &str = "nothing was graded: ";
+use super::cut::{MAX_INPUT_CHARS, clip, ends};
 
 /// The longest literal call shown; a longer one is left to the case file.
 const MAX_CALL_CHARS: usize = 1500;
 
-/// Characters of an input shown before it is cut.
-const MAX_INPUT_CHARS: usize = 300;
 /// Lines of a traceback or other detail shown.
 const MAX_DETAIL_LINES: usize = 12;
 /// Lines of what the submission printed shown, per stream.
@@ -383,36 +379,6 @@ fn literal_call(
     (call.chars().count() <= MAX_CALL_CHARS).then_some((call, fence))
 }
 
-/// `text` cut to `max` characters, saying how much was left out.
-pub(super) fn clip(text: &str, max: usize) -> String {
-    let n = text.chars().count();
-    if n <= max {
-        return text.to_owned();
-    }
-    let head: String = text.chars().take(max).collect();
-    format!(
-        "{head} [... {} more characters; the whole case is in the JSON report]",
-        n - max
-    )
-}
-
-/// The first lines and the last (a traceback's error is at its end), each
-/// line clipped, with the count of lines left out between them.
-pub(super) fn ends(text: &str, max_lines: usize) -> String {
-    let lines: Vec<String> = text.lines().map(|l| clip(l, MAX_INPUT_CHARS)).collect();
-    if lines.len() <= max_lines {
-        return lines.join("\n");
-    }
-    let head = 3.min(max_lines);
-    let tail = max_lines - head;
-    format!(
-        "{}\n[... {} more lines]\n{}",
-        lines[..head].join("\n"),
-        lines.len() - head - tail,
-        lines[lines.len() - tail..].join("\n")
-    )
-}
-
 /// The start of what a submission printed: at most `max_lines` lines of
 /// at most [`MAX_PRINTED_LINE_CHARS`] characters each, and
 /// [`MAX_PRINTED_CHARS`] in all, saying how much was left out.
@@ -489,5 +455,17 @@ mod tests {
         assert_eq!(Seed::for_audience(Some(1), false), Seed::Show);
         assert_eq!(Seed::for_audience(Some(7), false), Seed::Hide);
         assert_eq!(Seed::for_audience(Some(7), true), Seed::Show);
+    }
+
+    #[test]
+    fn a_whole_file_failure_is_said_once_under_no_case() {
+        use crate::report::whole_file::tests::{build_failed, no_class_game, one_student};
+        let report = one_student(&build_failed());
+        let text = render(&report, &report.students[0], Seed::Hide, &GRADE_RUN);
+        assert_eq!(text.matches("before 'pos_'").count(), 1, "{text}");
+        let report = no_class_game();
+        let text = render(&report, &report.students[0], Seed::Hide, &GRADE_RUN);
+        assert_eq!(text.matches("no class `Game`").count(), 1, "{text}");
+        assert!(!text.contains("invalid/construction"), "{text}");
     }
 }

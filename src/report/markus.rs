@@ -170,7 +170,7 @@ pub(crate) fn render(report: &Report, roster: Option<&Roster>) -> anyhow::Result
             },
         };
         for user in users {
-            let mut row = vec![super::csv::text_cell(user).into_owned()];
+            let mut row = vec![super::cell::text_cell(user).into_owned()];
             row.extend(cells.iter().cloned());
             w.write_record(&row)?;
         }

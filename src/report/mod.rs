@@ -2,10 +2,12 @@
 //! from a [`Report`] to bytes, one module per format. Feedback files and the
 //! terminal view of `check` live here too. No processes.
 
+mod cell;
 pub(crate) mod classroom;
 pub(crate) mod clusters;
 pub(crate) mod coverage;
 pub(crate) mod csv;
+mod cut;
 pub(crate) mod feedback;
 pub(crate) mod gradescope;
 pub(crate) mod html;

@@ -28,7 +28,7 @@ const MAX_FIELD_CHARS: usize = 2000;
 /// `text` cut to [`MAX_FIELD_CHARS`], saying how much was left out (the
 /// feedback's own cut, at this format's length).
 fn clip(text: &str) -> String {
-    super::feedback::clip(text, MAX_FIELD_CHARS)
+    super::cut::clip(text, MAX_FIELD_CHARS)
 }
 
 /// The shown failure of a function: the shrunk counterexample when there is

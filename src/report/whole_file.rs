@@ -7,9 +7,12 @@
 
 use std::fmt::Write as _;
 
-use super::feedback::NOTHING_GRADED;
 use super::{Report, StudentReport};
 use crate::verdict::{Verdict, VerdictKind};
+
+/// How the detail of a submission that was never run begins (see the
+/// engine's grading of a submission with a problem).
+pub(crate) const NOTHING_GRADED: &str = "nothing was graded: ";
 
 /// Lines of the failure's detail (compiler errors, a traceback) shown.
 const MAX_DETAIL_LINES: usize = 12;
@@ -125,7 +128,7 @@ impl WholeFile<'_> {
         self.verdict
             .detail
             .as_deref()
-            .map(|d| super::feedback::ends(d.trim_end(), MAX_DETAIL_LINES))
+            .map(|d| super::cut::ends(d.trim_end(), MAX_DETAIL_LINES))
     }
 
     /// The whole failure as plain text (no Markdown), for the test-shaped
@@ -227,7 +230,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn build_failed() -> Verdict {
+    pub(crate) fn build_failed() -> Verdict {
         Verdict {
             line: Some(11),
             ..Verdict::detail(
@@ -273,21 +276,14 @@ pub(crate) mod tests {
             })
             .collect();
         assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{outputs:?}");
-        // HTML and the feedback say it once.
+        // HTML says it once (the feedback: `feedback`'s tests).
         let html = text(&report, Format::Html);
         assert_eq!(html.matches("before &#39;pos_&#39;").count(), 1, "{html}");
         assert!(!html.contains("board 1 square"), "{html}");
-        let feedback = crate::report::feedback::render(
-            &report,
-            &report.students[0],
-            crate::report::feedback::Seed::Hide,
-            &crate::report::feedback::GRADE_RUN,
-        );
-        assert_eq!(feedback.matches("before 'pos_'").count(), 1, "{feedback}");
     }
 
-    #[test]
-    fn a_file_defining_no_graded_function_is_told_once() {
+    /// A game file whose class has another name: no graded function.
+    pub(crate) fn no_class_game() -> Report {
         let mut report = one_student(&Verdict::detail(
             VerdictKind::MissingFunction,
             "the file defines no `move` with the name and parameters the handout gives",
@@ -295,17 +291,15 @@ pub(crate) mod tests {
         for f in report.students[0].functions.values_mut() {
             f.hint = Some("the module has no class `Game` with this method".into());
         }
+        report
+    }
+
+    #[test]
+    fn a_file_defining_no_graded_function_is_told_once() {
+        let mut report = no_class_game();
         let s = &report.students[0];
         let w = whole_file(&report, s).unwrap();
         assert_eq!(w.functions, ["Game", "move", "play"]);
-        let feedback = crate::report::feedback::render(
-            &report,
-            s,
-            crate::report::feedback::Seed::Hide,
-            &crate::report::feedback::GRADE_RUN,
-        );
-        assert_eq!(feedback.matches("no class `Game`").count(), 1, "{feedback}");
-        assert!(!feedback.contains("invalid/construction"), "{feedback}");
         // One function present is a per-function story.
         report.students[0].functions.get_mut("move").unwrap().passed = 3;
         assert!(whole_file(&report, &report.students[0]).is_none());
