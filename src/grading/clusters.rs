@@ -424,18 +424,9 @@ mod tests {
                 },
             );
             StudentReport {
-                student: name.into(),
-                file: None,
                 score,
-                max_score: 1.0,
                 functions,
-                cases: vec![],
-                violations: vec![],
-                penalty: 0.0,
-                rule_checked: true,
-                warnings: vec![],
-                stdout: String::new(),
-                stderr: String::new(),
+                ..StudentReport::named(name)
             }
         };
         let mut so_far = SoFar::default();

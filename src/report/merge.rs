@@ -199,20 +199,7 @@ mod tests {
             }),
             students: students
                 .iter()
-                .map(|s| crate::report::StudentReport {
-                    student: (*s).into(),
-                    file: None,
-                    score: 0.0,
-                    max_score: 1.0,
-                    functions: BTreeMap::new(),
-                    cases: vec![],
-                    violations: vec![],
-                    penalty: 0.0,
-                    rule_checked: true,
-                    warnings: vec![],
-                    stdout: String::new(),
-                    stderr: String::new(),
-                })
+                .map(|s| crate::report::StudentReport::named(s))
                 .collect(),
             clusters: vec![],
         }

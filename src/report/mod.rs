@@ -161,6 +161,26 @@ impl StudentReport {
     pub(crate) fn full_marks(&self) -> bool {
         self.score >= self.max_score && self.max_score > 0.0
     }
+
+    /// For tests: a student named `student` with nothing graded (score 0
+    /// of 1), to be filled in with `..StudentReport::named(...)`.
+    #[cfg(test)]
+    pub(crate) fn named(student: &str) -> Self {
+        StudentReport {
+            student: student.into(),
+            file: None,
+            score: 0.0,
+            max_score: 1.0,
+            functions: BTreeMap::new(),
+            cases: vec![],
+            violations: vec![],
+            penalty: 0.0,
+            rule_checked: true,
+            warnings: vec![],
+            stdout: String::new(),
+            stderr: String::new(),
+        }
+    }
 }
 
 /// The formats `grade --format` writes.

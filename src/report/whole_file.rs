@@ -213,18 +213,10 @@ pub(crate) mod tests {
             shard: None,
             settings: None,
             students: vec![StudentReport {
-                student: "g1".into(),
                 file: Some("g1/snakes_game.cpp".into()),
-                score: 0.0,
                 max_score: 75.0,
                 functions: scores,
-                cases: vec![],
-                violations: vec![],
-                penalty: 0.0,
-                rule_checked: true,
-                warnings: vec![],
-                stdout: String::new(),
-                stderr: String::new(),
+                ..StudentReport::named("g1")
             }],
             clusters: vec![],
         }
