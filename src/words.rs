@@ -16,6 +16,15 @@ pub(crate) fn a(word: &str) -> String {
     format!("{} {word}", if vowel { "an" } else { "a" })
 }
 
+/// `` `a`, `b` ``: names as code, for a message.
+pub(crate) fn code_list<S: AsRef<str>>(names: &[S]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `text` with its first letter upper-cased (a hint as a sentence).
 pub(crate) fn capitalise(text: &str) -> String {
     let mut c = text.chars();

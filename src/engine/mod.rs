@@ -240,13 +240,6 @@ impl Engine {
                 .unwrap_or_default()
         };
         let graded = name_of(file);
-        let listed = |names: &[String]| {
-            names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let python = language_of(file) == Some(Language::Python);
         let usable: Vec<&std::path::PathBuf> = siblings
             .iter()
@@ -259,7 +252,7 @@ impl Engine {
         if !python {
             warnings.push(format!(
                 "only `{graded}` is compiled: {} beside it {} not (a C++ submission is one file; put what it includes into it)",
-                listed(&names),
+                crate::words::code_list(&names),
                 if names.len() == 1 { "is" } else { "are" }
             ));
             return Vec::new();
@@ -267,7 +260,7 @@ impl Engine {
         if self.assignment.container_rule().is_some() {
             warnings.push(format!(
                 "only `{graded}` is used: {} beside it {} not given to your code, since the handout's rule is checked on that one file (put your helpers into it)",
-                listed(&names),
+                crate::words::code_list(&names),
                 if names.len() == 1 { "is" } else { "are" }
             ));
             return Vec::new();

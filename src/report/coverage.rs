@@ -18,20 +18,11 @@ pub(crate) fn untested<'a>(file: &CaseFile, functions: &[&'a str]) -> Vec<&'a st
         .collect()
 }
 
-/// `` `a`, `b` `` for a message.
-pub(crate) fn list(functions: &[&str]) -> String {
-    functions
-        .iter()
-        .map(|f| format!("`{f}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The sentence naming the functions left out.
 pub(crate) fn warning(untested: &[&str], origin: &str) -> String {
     format!(
         "not tested: {} ({origin} has no cases for them); scores and the exit code count only the functions tested",
-        list(untested)
+        crate::words::code_list(untested)
     )
 }
 

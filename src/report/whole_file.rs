@@ -111,11 +111,7 @@ impl WholeFile<'_> {
 
     /// The functions as `` `a`, `b` ``.
     pub(crate) fn function_list(&self) -> String {
-        self.functions
-            .iter()
-            .map(|f| format!("`{f}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::words::code_list(&self.functions)
     }
 
     /// The detail worth showing: the compiler's or the interpreter's
