@@ -98,6 +98,27 @@ pub(super) fn chosen_assignment(
     )
 }
 
+/// The assignment a case file (`origin`, as a message names it) is for;
+/// an `--assignment` naming another is an error.
+pub(super) fn case_file_assignment(
+    asked: &AssignmentArg,
+    file: &CaseFile,
+    origin: &str,
+) -> anyhow::Result<&'static dyn Assignment> {
+    let assignment = assignment::by_id(&file.assignment).with_context(|| origin.to_owned())?;
+    if let Some(asked) = asked
+        .assignment
+        .as_deref()
+        .filter(|a| *a != file.assignment)
+    {
+        bail!(
+            "`--assignment {asked}` contradicts {origin}, which is for `{}`; drop `--assignment`, or use a case file for `{asked}` (`salgrade gen --assignment {asked}`)",
+            file.assignment
+        );
+    }
+    Ok(assignment)
+}
+
 /// The assignment and its cases: a case file names its own assignment, and
 /// an `--assignment` that contradicts it is an error, as are files that
 /// point only to other assignments (they would fail at import, and the
@@ -117,20 +138,11 @@ pub(super) fn cases(
         return Ok((assignment, assignment.generate(seed, args.cases, &options)));
     };
     let file = engine::read_case_file(path)?;
-    let assignment = assignment::by_id(&file.assignment)
-        .with_context(|| format!("case file `{}`", path.display()))?;
-    if let Some(asked) = args
-        .assignment
-        .assignment
-        .as_deref()
-        .filter(|a| *a != file.assignment)
-    {
-        bail!(
-            "`--assignment {asked}` contradicts case file `{}`, which is for `{}`; drop `--assignment`, or use a case file for `{asked}` (`salgrade gen --assignment {asked}`)",
-            path.display(),
-            file.assignment
-        );
-    }
+    let assignment = case_file_assignment(
+        &args.assignment,
+        &file,
+        &format!("case file `{}`", path.display()),
+    )?;
     if args.assignment.assignment.is_none()
         && !evidence.pointers.by_assignment.is_empty()
         && !evidence.pointers.includes(&file.assignment)

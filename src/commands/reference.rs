@@ -5,8 +5,8 @@ use anyhow::{Context, anyhow, bail};
 use salgrade_reference::CaseFile;
 
 use super::SUCCESS;
-use super::choose::{named, options};
-use crate::assignment::{self, Assignment};
+use super::choose::{case_file_assignment, named, options};
+use crate::assignment::Assignment;
 use crate::cli::RefArgs;
 
 /// The input `ref` asks about: a file or JSON on the command line.
@@ -43,18 +43,7 @@ fn from_case_file(
     }
     let file: CaseFile =
         serde_json::from_value(value).with_context(|| format!("{origin} is not a case file"))?;
-    let assignment = assignment::by_id(&file.assignment).with_context(|| origin.to_owned())?;
-    if let Some(asked) = args
-        .assignment
-        .assignment
-        .as_deref()
-        .filter(|a| *a != file.assignment)
-    {
-        bail!(
-            "`--assignment {asked}` contradicts {origin}, a case file for `{}`; drop `--assignment`",
-            file.assignment
-        );
-    }
+    let assignment = case_file_assignment(&args.assignment, &file, origin)?;
     match file.cases.as_slice() {
         [one] => Ok((assignment, one.input.clone())),
         cases => bail!(
