@@ -305,6 +305,12 @@ impl Cgroups {
         })
     }
 
+    /// Whether each session gets a cgroup of its own, the clock of its
+    /// whole process tree's CPU time (see [`Cgroups::session`]).
+    pub(crate) fn counts_cpu(&self) -> bool {
+        self.version == Version::V2 || self.cpu_run.is_some()
+    }
+
     /// Removes a session's cgroup, now or (while its tasks still exit) later.
     pub(crate) fn release(&self, group: SessionGroup) {
         if fs::remove_dir(&group.dir).is_err() && group.dir.exists() {
@@ -360,6 +366,40 @@ impl SessionGroup {
             .map_err(|e| format!("cannot open `{}`: {e}", path.display()))
     }
 
+    /// The processes in the session's cgroup now (host PIDs).
+    pub(crate) fn procs(&self) -> Option<Vec<i32>> {
+        let text = fs::read_to_string(self.dir.join("cgroup.procs")).ok()?;
+        Some(text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+    }
+
+    /// Kills every process in the session's cgroup but those in `keep`
+    /// (the sandbox's own and a zygote), until none is left: a process
+    /// forked while the list was read is caught on the next reading.
+    /// Returns the processes killed, or `None` when some still remained
+    /// after [`SWEEP_PATIENCE`] (then only ending the whole session is
+    /// certain).
+    pub(crate) fn kill_all_but(&self, keep: &[i32]) -> Option<Vec<i32>> {
+        let until = Instant::now() + SWEEP_PATIENCE;
+        let mut killed = Vec::new();
+        loop {
+            let mut others = self.procs()?;
+            others.retain(|p| !keep.contains(p));
+            if others.is_empty() {
+                return Some(killed);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            for pid in others {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+                if !killed.contains(&pid) {
+                    killed.push(pid);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     /// The file its CPU time is read from, and how.
     pub(crate) fn cpu_file(&self) -> Option<(fs::File, CpuFormat)> {
         let (name, format) = match self.version {
@@ -369,6 +409,9 @@ impl SessionGroup {
         Some((fs::File::open(self.dir.join(name)).ok()?, format))
     }
 }
+
+/// How long [`SessionGroup::kill_all_but`] keeps killing before it gives up.
+const SWEEP_PATIENCE: Duration = Duration::from_millis(500);
 
 /// How a cgroup's CPU time is written.
 #[derive(Debug, Clone, Copy)]

@@ -2,7 +2,18 @@
 
 It names no assignment. Its command line is
 
-    python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE [LINT]
+    python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE MODE [LINT]
+
+MODE is `fork` or `single`. With `fork` the process is a zygote: it imports
+the student's module once, and runs each call in a child forked from that
+post-import state, so whatever a call changes (a module global, a class
+attribute, the random generator) is gone before the next call; the child
+answers and exits, and the zygote says how it ended (`ended`). After a
+child that did not exit with code 0 (it died, or salgrade killed it at its
+deadline) the zygote holds the calls it reads until `resume`: salgrade first
+kills whatever that child left running. With `single` every call runs in
+this one process, one after the other (salgrade uses it where it has no
+cgroup to measure a whole process tree's CPU time with).
 
 With LINT (a lint request as JSON), it first checks the student's file
 against the container rule with the checker beside it (`_salgrade_lint.py`)
@@ -162,16 +173,91 @@ def flush_student_streams():
             pass
 
 
+def wait_for(pid):
+    """How a case's child ended, as (code, signal), from the kernel."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return None, None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    return os.WEXITSTATUS(status), None
+
+
+def become_subreaper():
+    """Makes the processes a case leaves behind (a child that outlives its
+    parent, a double fork) come back to this process rather than to the
+    sandbox's init, so that `clear_leftovers` finds them; the path of the
+    file that lists them, or None where that is not possible."""
+    try:
+        import ctypes
+        pr_set_child_subreaper = 36
+        if ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0) != 0:
+            return None
+    except BaseException:
+        return None
+    return "/proc/self/task/{0}/children".format(os.getpid())
+
+
+def children_now(children):
+    """The PIDs the listing `children` names, or None when it cannot be read."""
+    try:
+        with open(children, "rb") as listing:
+            return [int(p) for p in listing.read().split()]
+    except (OSError, ValueError):
+        return None
+
+
+def clear_leftovers(children, spared):
+    """Kills and reaps every child still here once a case's child has
+    exited, but those the import left (`spared`): what a case left running
+    belongs to that case, and the next case starts without it, as it starts
+    without the case's memory."""
+    for _ in range(1000):
+        pids = [p for p in children_now(children) or [] if p not in spared]
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def fork_patiently():
+    """(pid, None) for a new child, or (None, why) when none could start.
+    The slot's task limit refuses a fork while a killed case's processes
+    are still being reaped, so a refusal is retried for up to 3 s."""
+    pause, waited = 0.005, 0.0
+    while True:
+        try:
+            return os.fork(), None
+        except BlockingIOError as exc:
+            if waited >= 3.0:
+                return None, "could not start a new process: " + str(exc)[:200]
+            time.sleep(pause)
+            waited += pause
+            pause = min(pause * 2, 0.2)
+        except OSError as exc:
+            return None, "could not start a new process: " + str(exc)[:200]
+
+
 def main():
     global STUDENT_FILE
     in_fd, out_fd = take_private_fds(int(sys.argv[1]), int(sys.argv[2]))
     STUDENT_FILE = sys.argv[3]
+    forking = sys.argv[5] == "fork"
     channel = Channel(in_fd, out_fd)
     sys.path.insert(0, os.getcwd())
     sys.setrecursionlimit(1000)
-    if len(sys.argv) > 5:
+    if len(sys.argv) > 6:
         import _salgrade_lint
-        channel.send(_salgrade_lint.check(json.loads(sys.argv[5])))
+        channel.send(_salgrade_lint.check(json.loads(sys.argv[6])))
         del sys.modules["_salgrade_lint"]
     import importlib
     adapter = importlib.import_module(sys.argv[4])
@@ -179,7 +265,14 @@ def main():
     # loop keeps using the functions as they were before the student's
     # module was imported, and compares against what they were then.
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
+    fork, wait, clear = fork_patiently, wait_for, clear_leftovers
     baseline = take_fingerprint()
+    # Before any student code runs, so that a module the student's import
+    # planted is not what makes this process a subreaper.
+    children = become_subreaper() if forking else None
+    if forking:
+        import gc
+        import signal
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
@@ -196,19 +289,65 @@ def main():
             functions[name] = adapter.find(module, name) is not None
         except BaseException:
             functions[name] = False
+    if forking:
+        spared = set(children_now(children) or []) if children is not None else set()
+        # Everything made so far stays where it is: a collection in a child
+        # would otherwise write to (and so copy) every page holding it.
+        gc.freeze()
     channel.send({"type": "ready", "protocol": PROTOCOL,
                   "runtime": "Python " + sys.version.split()[0], "functions": functions})
+    held, waiting = False, []
     while True:
-        request = channel.receive()
-        if request is None:
-            return
-        if request.get("type") != "call":
+        if waiting and not held:
+            request = waiting.pop(0)
+        else:
+            request = channel.receive()
+            if request is None:
+                return
+            kind = request.get("type")
+            if kind == "resume":
+                held = False
+                continue
+            if kind != "call":
+                continue
+            if held:
+                waiting.append(request)
+                continue
+        if not forking:
+            outcome, cpu, changed = run_call(adapter, module, request)
+            if take_fingerprint() != baseline:
+                outcome, changed = dict(tampered), None
+            channel.send({"type": "result", "case": request["case"], "outcome": outcome,
+                          "cpu_ms": cpu, "input_changed": changed})
             continue
-        outcome, cpu, changed = run_call(adapter, module, request)
-        if take_fingerprint() != baseline:
-            outcome, changed = dict(tampered), None
-        channel.send({"type": "result", "case": request["case"], "outcome": outcome,
-                      "cpu_ms": cpu, "input_changed": changed})
+        # The student may have changed how children are reaped (SIGCHLD
+        # ignored reaps them unasked, and waitpid could not say how one ended).
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        pid, why = fork()
+        if pid == 0:
+            code = 70
+            try:
+                me = os.getpid()
+                outcome, cpu, changed = run_call(adapter, module, request)
+                if os.getpid() != me:
+                    # A process the student forked came back here: it must
+                    # not answer for the case.
+                    code = 0
+                else:
+                    if take_fingerprint() != baseline:
+                        outcome, changed = dict(tampered), None
+                    channel.send({"type": "result", "case": request["case"],
+                                  "outcome": outcome, "cpu_ms": cpu,
+                                  "input_changed": changed})
+                    code = 0
+            finally:
+                os._exit(code)
+        code, signum = (None, None) if pid is None else wait(pid)
+        if children is not None:
+            clear(children, spared)
+        held = code != 0
+        channel.send({"type": "ended", "case": request["case"], "code": code,
+                      "signal": signum, "note": why, "held": held})
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 //! Launching a session of a prepared submission: the generic Python
 //! driver's files and arguments, or the built C++ program.
 
+use super::BetweenCases;
 use super::cxx;
+use super::sandbox::SandboxKind;
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
 
 /// The driver's file name inside the session folder.
@@ -16,6 +18,7 @@ pub(super) enum Prepared<'a> {
     Python {
         student_file: &'a str,
         files: Vec<SessionFile<'a>>,
+        between_cases: BetweenCases,
     },
     /// The built program, written afresh for each session (a student's
     /// program may delete or change files in its folder).
@@ -26,13 +29,15 @@ pub(super) enum Prepared<'a> {
 
 /// Starts a session of the prepared submission (without waiting for it);
 /// `None` when nothing can run. `lint`: the rule check the driver runs first;
-/// `spare`: it starts beside the submission's running session.
+/// `spare`: it starts beside the submission's running session; `fork`: a
+/// Python driver is a zygote.
 pub(super) fn launch(
     cfg: &RunnerConfig,
     prepared: &Prepared<'_>,
     slot: usize,
     lint: Option<&str>,
     spare: bool,
+    fork: bool,
 ) -> Result<Option<Session>, SessionError> {
     let spawn = if spare {
         Session::spawn_spare
@@ -43,8 +48,10 @@ pub(super) fn launch(
         Prepared::Python {
             student_file,
             files,
+            ..
         } => {
-            let mut args = vec![*student_file, ADAPTER_MODULE];
+            let mode = if fork { "fork" } else { "single" };
+            let mut args = vec![*student_file, ADAPTER_MODULE, mode];
             args.extend(lint);
             let program = cfg
                 .python
@@ -62,4 +69,19 @@ pub(super) fn launch(
         Prepared::Nothing => return Ok(None),
     };
     Ok(Some(session))
+}
+
+/// Whether the prepared submission's driver forks each case from its
+/// post-import state (a zygote): Python whose cases start fresh, in a
+/// sandbox whose sessions each get a cgroup, the only clock of a process
+/// tree's CPU time.
+pub(super) fn forking(cfg: &RunnerConfig, prepared: &Prepared<'_>) -> bool {
+    matches!(
+        prepared,
+        Prepared::Python {
+            between_cases: BetweenCases::Fresh,
+            ..
+        }
+    ) && cfg.sandbox != SandboxKind::None
+        && cfg.cgroups.as_ref().is_some_and(|c| c.counts_cpu())
 }

@@ -2,11 +2,17 @@
 //! returns raw facts per case. It judges nothing (that is `grading`), and it
 //! is the only part of salgrade that starts processes.
 //!
-//! One process serves a whole submission. When a case times out or the
-//! process dies, the process group is killed, the case gets its outcome, and
-//! a fresh process carries on with the next case, so one broken function
-//! never costs the others their marks. The first timeout of a submission is
-//! retried once in a fresh process before it is believed.
+//! One process serves a whole submission. Where the session has a cgroup of
+//! its own (the clock of a whole process tree's CPU time), that process is a
+//! zygote: it imports the student's module once, and each case runs in a
+//! child forked from the state right after the import, so nothing a case
+//! changes reaches the next one. A case that times out or dies is killed
+//! with everything it started, and the zygote forks the next case: no new
+//! Python, no new import. Without such a cgroup, or when the zygote itself
+//! is killed, the process group is killed and a fresh process carries on
+//! with the next case, so one broken function never costs the others their
+//! marks. The first timeout of a submission is retried once in a fresh
+//! process before it is believed.
 
 pub(crate) mod capture;
 pub(crate) mod cgroup;
@@ -63,9 +69,22 @@ pub(crate) enum Harness {
         student_file: &'static str,
         support: Vec<(&'static str, &'static str)>,
         adapter: &'static str,
+        between_cases: BetweenCases,
     },
     /// The translation units a C++ submission is built with.
     Cxx(cxx::CxxHarness),
+}
+
+/// What state a Python case starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BetweenCases {
+    /// The state right after the import: each case runs in a child forked
+    /// from the zygote, so nothing one case changes reaches the next.
+    Fresh,
+    /// What the cases before it left: one process answers case after case,
+    /// as one program would (an assignment whose rules grade state kept
+    /// between two uses, like a class-level list shared by two games).
+    Carried,
 }
 
 impl Harness {

@@ -31,6 +31,23 @@
 //!   | {"type": "unreadable", "error": TEXT}
 //! ```
 //!
+//! A driver started in `fork` mode (a zygote) runs each call in a child
+//! forked from its post-import state. The child sends the `result`; then
+//! the zygote, once the child has exited, sends how it ended:
+//!
+//! ```text
+//!   → {"type": "ended", "case": ID, "code": N | null, "signal": N | null,
+//!      "note": null | TEXT, "held": BOOL}
+//! {"type": "resume"}
+//! ```
+//!
+//! `code` is the child's exit code, `signal` the signal that killed it, and
+//! `note` why no child could be forked. An `ended` with no `result` before
+//! it is the case's death. `held` is true unless the child exited with code
+//! 0: the zygote then reads and keeps further calls, but forks none, until
+//! `resume`, which the runner sends once it has killed whatever the ended
+//! child left in the session's cgroup.
+//!
 //! `INPUT` is the case's input exactly as in the case file; the assignment's
 //! adapter turns it into arguments. `OUTCOME` is
 //! [`CallOutcome`](crate::outcome::CallOutcome): `{"kind": "returned",
@@ -69,6 +86,8 @@ pub(crate) enum Request<'a> {
         checked: &'a [&'a str],
         exempt: &'a [&'a str],
     },
+    /// Lets a zygote that holds its calls after a failed child go on.
+    Resume,
 }
 
 /// Program → runner.
@@ -94,6 +113,14 @@ pub(crate) enum Message {
     },
     Unreadable {
         error: String,
+    },
+    /// A zygote's child for `case` has exited (see the module doc).
+    Ended {
+        case: String,
+        code: Option<i32>,
+        signal: Option<i32>,
+        note: Option<String>,
+        held: bool,
     },
 }
 
@@ -135,6 +162,11 @@ impl Message {
             }
             Message::Unreadable { error } => {
                 *error = shown::entering(std::mem::take(error), MAX_STRING);
+            }
+            Message::Ended { note, .. } => {
+                if let Some(text) = note.take() {
+                    *note = Some(shown::entering(text, MAX_STRING));
+                }
             }
             Message::Ready { .. } | Message::Linted { .. } => {}
         }
@@ -220,5 +252,35 @@ mod tests {
         assert!(Message::parse(r#"{"type":"result","case":"a"}"#).is_err());
         assert!(Message::parse(r#"{"type":"hello"}"#).is_err());
         assert!(Message::parse(r#"{"type":"ready","protocol":2,"functions":{"f":true}}"#).is_ok());
+    }
+
+    #[test]
+    fn a_zygotes_end_of_case_decodes_with_its_note_bounded() {
+        let long = format!(r"\u001b{}", "x".repeat(50_000));
+        let line = format!(
+            r#"{{"type":"ended","case":"a","code":null,"signal":9,"note":"{long}","held":true}}"#
+        );
+        let Ok(Message::Ended {
+            case,
+            code,
+            signal,
+            note: Some(note),
+            held,
+        }) = Message::parse(&line)
+        else {
+            panic!("not an end of case")
+        };
+        assert_eq!(
+            (case.as_str(), code, signal, held),
+            ("a", None, Some(9), true)
+        );
+        assert!(
+            note.len() < MAX_STRING + 100 && !note.contains('\u{1b}'),
+            "{note}"
+        );
+        assert_eq!(
+            String::from_utf8(Request::Resume.line()).unwrap(),
+            "{\"type\":\"resume\"}\n"
+        );
     }
 }

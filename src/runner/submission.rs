@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::capture::Captured;
-use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, launch};
+use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, forking, launch};
 use super::lint::{self, LintAsk};
 use super::protocol::{LintRun, Message, Request};
 use super::sandbox::SandboxKind;
@@ -54,6 +54,9 @@ pub(crate) struct SubmissionRunner<'a> {
     /// driver goes on with it without waiting for salgrade (its id, and
     /// when it began: once the case before it was answered).
     queued: Option<(String, Option<session::Sent>)>,
+    /// Each case in a process of its own, as without a zygote, from now
+    /// on: the submission killed its zygote.
+    single: bool,
 }
 
 impl<'a> SubmissionRunner<'a> {
@@ -99,12 +102,14 @@ impl<'a> SubmissionRunner<'a> {
             linted: None,
             spare: None,
             queued: None,
+            single: false,
         };
         match harness {
             Harness::Python {
                 student_file,
                 support,
                 adapter,
+                between_cases,
             } => {
                 let mut files: Vec<SessionFile<'a>> = support
                     .iter()
@@ -129,6 +134,7 @@ impl<'a> SubmissionRunner<'a> {
                 runner.prepared = Prepared::Python {
                     student_file,
                     files,
+                    between_cases: *between_cases,
                 };
             }
             Harness::Cxx(h) => runner.build_cxx(h, source)?,
@@ -251,7 +257,7 @@ impl<'a> SubmissionRunner<'a> {
                 unreachable!("started above")
             };
             let ended = match sent {
-                Ok(sent) => session.wait(sent, deadline),
+                Ok(sent) => session.wait(sent, deadline, &case.id),
                 Err(death) => CallEnd::Died(death),
             };
             match ended {
@@ -276,19 +282,26 @@ impl<'a> SubmissionRunner<'a> {
                         return Ok(outcome);
                     }
                 }
-                CallEnd::Died(death) => return Ok(self.died(&case.function, death)),
+                CallEnd::Died(death) | CallEnd::Lost(death) => match self.failed(case, death) {
+                    Some(outcome) => return Ok(outcome),
+                    None => attempt -= 1,
+                },
             }
         }
     }
 
-    /// The session overran `deadline` on try `attempt`: it is ended, and
-    /// the timeout believed (`Some`) unless it is the submission's first,
-    /// which is retried once in a fresh process.
+    /// The session overran `deadline` on try `attempt`: the timeout is
+    /// believed (`Some`) unless it is the submission's first, which is
+    /// retried once in a fresh process. A zygote that survived the case
+    /// goes on; any other session is ended.
     fn timed_out(&mut self, cpu: bool, deadline: Deadline, attempt: u32) -> Option<RawOutcome> {
-        self.end_session();
         if !(self.timeout_confirmed || attempt > 1) {
+            // A fresh process: the zygote may already hold the next case's
+            // request, which would run before this one's retry.
+            self.end_session();
             return None;
         }
+        self.after_failure();
         self.timeout_confirmed = true;
         let limit = if cpu { deadline.cpu } else { deadline.wall };
         Some(RawOutcome::TimedOut {
@@ -318,10 +331,11 @@ impl<'a> SubmissionRunner<'a> {
         if self.timeout_confirmed
             && self.spare.is_none()
             && self.cfg.sandbox == SandboxKind::Namespaces
+            && !self.forks()
         {
             // A spare that cannot start (the running session fills the
             // slot) is simply not there.
-            self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true) {
+            self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true, false) {
                 Ok(spare) => spare,
                 Err(e) if e.is_students() => None,
                 Err(e) => return Err(e),
@@ -348,7 +362,7 @@ impl<'a> SubmissionRunner<'a> {
     /// The session died on a case of `function`: it is ended, and the
     /// death counted towards giving up on that function.
     fn died(&mut self, function: &str, death: crate::outcome::Death) -> RawOutcome {
-        self.end_session();
+        self.after_failure();
         let (died, answered) = self.deaths.entry(function.to_owned()).or_default();
         *died += 1;
         if !*answered && *died >= MAX_DEATHS {
@@ -383,9 +397,18 @@ impl<'a> SubmissionRunner<'a> {
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
         let lint = self.lint.take();
+        // A spare is booted only where no zygote is.
+        let fork = self.forks() && self.spare.is_none();
         let booted = match self.spare.take() {
             Some(spare) => Some(spare),
-            None => match launch(self.cfg, &self.prepared, self.slot, lint.as_deref(), false) {
+            None => match launch(
+                self.cfg,
+                &self.prepared,
+                self.slot,
+                lint.as_deref(),
+                false,
+                fork,
+            ) {
                 Ok(booted) => booted,
                 Err(e) if e.is_students() => {
                     return Ok(Err(ImportProblem::Died {
@@ -408,7 +431,12 @@ impl<'a> SubmissionRunner<'a> {
             self.linted = Some(run);
         }
         let problem = match started {
-            Started::Ready { functions } => return Ok(Ok((session, functions))),
+            Started::Ready { functions } => {
+                if fork {
+                    session.adopt_zygote()?;
+                }
+                return Ok(Ok((session, functions)));
+            }
             Started::ImportFailed(error) => ImportProblem::Raised { error },
             Started::ImportTimedOut => ImportProblem::TimedOut {
                 limit_ms: self.cfg.import_timeout.as_millis() as u64,
@@ -418,6 +446,45 @@ impl<'a> SubmissionRunner<'a> {
         session.end();
         self.collect_output(&session);
         Ok(Err(problem))
+    }
+
+    /// The case's process ended without an answer: its death, or `None`
+    /// when the student's code killed the zygote (its parent), and the case
+    /// runs again, as does the rest of the submission, in a process of its
+    /// own as without a zygote, whose parent is the sandbox's init.
+    fn failed(&mut self, case: &Case, death: crate::outcome::Death) -> Option<RawOutcome> {
+        if self.zygote_killed() {
+            self.end_session();
+            self.single = true;
+            return None;
+        }
+        Some(self.died(&case.function, death))
+    }
+
+    /// Whether the current session was a zygote and has gone.
+    fn zygote_killed(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(session, _)| session.is_zygote() && !session.is_live())
+    }
+
+    /// Whether the next session's driver is a zygote.
+    fn forks(&self) -> bool {
+        !self.single && forking(self.cfg, &self.prepared)
+    }
+
+    /// After a case timed out or died: a zygote that survived it goes on
+    /// (with the request queued behind the case, which begins now);
+    /// otherwise the session is ended.
+    fn after_failure(&mut self) {
+        match &mut self.current {
+            Some((session, _)) if session.is_live() => {
+                if let Some((_, begun)) = &mut self.queued {
+                    *begun = Some(session.begun_now());
+                }
+            }
+            _ => self.end_session(),
+        }
     }
 
     fn end_session(&mut self) {

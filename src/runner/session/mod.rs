@@ -14,6 +14,7 @@
 mod clock;
 mod running;
 mod spawn;
+mod zygote;
 
 use std::collections::BTreeMap;
 use std::process::Child;
@@ -109,6 +110,9 @@ pub(crate) enum CallEnd {
         cpu: bool,
     },
     Died(Death),
+    /// The zygote went away between two cases (the case before killed
+    /// it): the case was never run, and the session has ended.
+    Lost(Death),
 }
 
 enum Event {
@@ -224,6 +228,8 @@ pub(crate) struct Session {
     pub linted: Option<super::protocol::LintRun>,
     /// The session folder, removed when the session is dropped.
     dir: tempfile::TempDir,
+    /// What the session knows of its driver when it forks each case.
+    zygote: Option<zygote::Zygote>,
 }
 
 impl Drop for Session {

@@ -6,6 +6,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::clock::CpuClock;
+use super::zygote::EndedCase;
 use super::{CallEnd, Event, RunToEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 use crate::outcome::Death;
 use crate::runner::Deadline;
@@ -145,8 +146,12 @@ impl Session {
     /// used `deadline.cpu` of CPU time, or `deadline.wall` has passed.
     /// Without a CPU clock only the wall time counts.
     pub(crate) fn call(&mut self, request: &Request<'_>, deadline: Deadline) -> CallEnd {
+        let case = match request {
+            Request::Call { case, .. } => *case,
+            _ => "",
+        };
         match self.send(request) {
-            Ok(sent) => self.wait(sent, deadline),
+            Ok(sent) => self.wait(sent, deadline, case),
             Err(death) => CallEnd::Died(death),
         }
     }
@@ -176,9 +181,10 @@ impl Session {
         }
     }
 
-    /// Waits for the answer to the request `sent`, until the program has
-    /// used `deadline.cpu` of CPU time or `deadline.wall` has passed.
-    pub(crate) fn wait(&mut self, sent: Sent, deadline: Deadline) -> CallEnd {
+    /// Waits for the answer to the request `sent` for `case`, until the
+    /// program has used `deadline.cpu` of CPU time or `deadline.wall` has
+    /// passed.
+    pub(crate) fn wait(&mut self, sent: Sent, deadline: Deadline, case: &str) -> CallEnd {
         let Sent { start, cpu_start } = sent;
         let used = |session: &Session| {
             let now = session.cpu.as_ref().and_then(CpuClock::read)?;
@@ -195,32 +201,49 @@ impl Session {
         loop {
             match self.next_message(wait) {
                 Ok(text) => {
-                    return match Message::parse(&text) {
-                        Ok(message) => {
-                            let (wall, cpu) = (start.elapsed(), used(self));
-                            // Work spread over threads or children can pass
-                            // the CPU deadline between two readings. Only
-                            // tasks in parallel use CPU time faster than
-                            // wall time, so an answer that did both is a
-                            // timeout; a single thread's is never judged so.
-                            if cpu.is_some_and(|c| c > deadline.cpu && c > wall) {
-                                self.end();
-                                return CallEnd::TimedOut { cpu: true };
-                            }
-                            CallEnd::Answered { message, wall, cpu }
+                    let message = match Message::parse(&text) {
+                        Ok(message) => message,
+                        Err(e) => {
+                            return CallEnd::Died(
+                                self.kill_with_note(format!("sent a malformed answer: {e}")),
+                            );
                         }
-                        Err(e) => CallEnd::Died(
-                            self.kill_with_note(format!("sent a malformed answer: {e}")),
-                        ),
                     };
+                    if self.is_zygote() && matches!(message, Message::Ended { .. }) {
+                        match self.case_ended(message, case) {
+                            EndedCase::Earlier => continue,
+                            EndedCase::This(death) | EndedCase::Broken(death) => {
+                                return CallEnd::Died(death);
+                            }
+                        }
+                    }
+                    let (wall, cpu) = (start.elapsed(), used(self));
+                    // Work spread over threads or children can pass the
+                    // CPU deadline between two readings. Only tasks in
+                    // parallel use CPU time faster than wall time, so an
+                    // answer that did both is a timeout; a single
+                    // thread's is never judged so.
+                    if cpu.is_some_and(|c| c > deadline.cpu && c > wall) {
+                        self.end();
+                        return CallEnd::TimedOut { cpu: true };
+                    }
+                    if matches!(&message, Message::Result { case: id, .. } if id == case) {
+                        self.answered(case);
+                    }
+                    return CallEnd::Answered { message, wall, cpu };
                 }
+                Err(Waited::Died(d)) if self.lost_between_cases() => return CallEnd::Lost(d),
                 Err(Waited::Died(d)) => return CallEnd::Died(d),
                 Err(Waited::TimedOut) => {
                     let wall_left = deadline.wall.saturating_sub(start.elapsed());
                     let cpu = used(self);
                     let over_cpu = cpu.is_some_and(|c| c >= deadline.cpu);
                     if wall_left.is_zero() || over_cpu {
-                        self.end();
+                        // A zygote's case is stopped alone; the zygote
+                        // forks the next one.
+                        if !(self.is_zygote() && self.stop_case(case)) {
+                            self.end();
+                        }
                         return CallEnd::TimedOut { cpu: over_cpu };
                     }
                     wait = match cpu {
@@ -276,7 +299,7 @@ impl Session {
         }
     }
 
-    fn kill_with_note(&mut self, note: String) -> Death {
+    pub(super) fn kill_with_note(&mut self, note: String) -> Death {
         self.end();
         Death {
             code: None,
@@ -287,7 +310,7 @@ impl Session {
     }
 
     /// Whether the memory cgroup killed something since the session started.
-    fn out_of_memory(&self) -> bool {
+    pub(super) fn out_of_memory(&self) -> bool {
         self.cgroup
             .as_ref()
             .is_some_and(|g| g.oom_kills() > self.oom_baseline)

@@ -123,6 +123,7 @@ impl Session {
             inner: Vec::new(),
             linted: None,
             dir,
+            zygote: None,
         })
     }
 }
