@@ -288,3 +288,23 @@ fn what_the_code_printed_is_cut_to_a_screen() {
     assert!(text.len() < 20_000, "{} bytes", text.len());
     assert!(text.contains("more characters]"), "{text}");
 }
+
+#[test]
+fn each_case_starts_from_the_state_after_the_import() {
+    // `willfinish` counts its calls in a module global and answers wrongly
+    // from its second call on: graded as if each case were the first call
+    // after the import (a child forked from the zygote), it passes. The
+    // zygote needs the session's own cgroup; without one (no writable
+    // cgroup) every case runs in one process, as the README says.
+    let out = salgrade()
+        .args(["check", "--format", "json"])
+        .arg(crate::fixtures().join("state/leaks_a_global/salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    if !report["sandbox"].as_str().unwrap_or("").contains("cgroup") {
+        eprintln!("skipped: no cgroup here, so no zygote");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+}
