@@ -88,6 +88,15 @@ pub(crate) enum BetweenCases {
 }
 
 impl Harness {
+    /// The same harness, with every Python case in one process
+    /// ([`BetweenCases::Carried`]).
+    pub(crate) fn carrying_state(mut self) -> Harness {
+        if let Harness::Python { between_cases, .. } = &mut self {
+            *between_cases = BetweenCases::Carried;
+        }
+        self
+    }
+
     /// The file name the student submits.
     pub(crate) fn student_file(&self) -> &'static str {
         match self {

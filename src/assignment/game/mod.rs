@@ -10,7 +10,7 @@ use salgrade_reference::{Case, CaseFile, Options};
 
 use super::{Assignment, Question};
 use crate::runner::cxx::CxxHarness;
-use crate::runner::{BetweenCases, Harness, Language};
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 
 pub(crate) struct Game;
@@ -56,7 +56,7 @@ impl Assignment for Game {
     }
 
     fn harness(&self, language: Language) -> Option<Harness> {
-        let mut harness = super::python_or_cpp(
+        let harness = super::python_or_cpp(
             language,
             (self.student_file(), include_str!("adapter.py")),
             CxxHarness {
@@ -67,10 +67,7 @@ impl Assignment for Game {
         );
         // The rules grade two games in one program: state a game keeps at
         // class or module level must reach the next case (`edge/fresh-game`).
-        if let Harness::Python { between_cases, .. } = &mut harness {
-            *between_cases = BetweenCases::Carried;
-        }
-        Some(harness)
+        Some(harness.carrying_state())
     }
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {
