@@ -308,3 +308,39 @@ fn each_case_starts_from_the_state_after_the_import() {
     }
     assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
 }
+
+#[test]
+fn a_restart_after_a_timeout_is_a_fork_not_a_new_import() {
+    // The import prints one line. Without a zygote every timed-out case
+    // restarted Python and the import (35 lines here before it); with one,
+    // only the first session and the fresh process that retries the first
+    // timeout import, and the verdicts are those of `loop_willfinish`
+    // (33 of its 92 `willfinish` cases time out).
+    let out = salgrade()
+        .args(["check", "--format", "json"])
+        .arg(crate::fixtures().join("state/loops_after_one_import/salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    if !report["sandbox"].as_str().unwrap_or("").contains("cgroup") {
+        eprintln!("skipped: no cgroup here, so no zygote");
+        return;
+    }
+    let student = &report["students"][0];
+    let willfinish = &student["functions"]["willfinish"];
+    assert_eq!(
+        (&willfinish["passed"], &willfinish["total"]),
+        (&serde_json::json!(59), &serde_json::json!(92)),
+        "{willfinish}"
+    );
+    assert_eq!(
+        willfinish["smallest_failure"]["verdict"], "timeout",
+        "{willfinish}"
+    );
+    let imports = student["stdout"]
+        .as_str()
+        .unwrap()
+        .matches("imported")
+        .count();
+    assert_eq!(imports, 2, "{}", student["stdout"]);
+}
