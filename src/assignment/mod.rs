@@ -16,7 +16,7 @@ pub(crate) mod values;
 
 use salgrade_reference::{Case, CaseFile, Options};
 
-use crate::runner::{BetweenCases, Harness, Language};
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 
 /// Every assignment salgrade grades, the default first.
@@ -219,7 +219,6 @@ pub(crate) fn python_or_cpp(
             student_file,
             support: vec![VALUES_FILE],
             adapter,
-            between_cases: BetweenCases::Fresh,
         },
         Language::Cpp => Harness::Cxx(cpp),
     }

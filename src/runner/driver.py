@@ -4,16 +4,20 @@ It names no assignment. Its command line is
 
     python -I -S _salgrade_driver.py IN_FD OUT_FD STUDENT_FILE ADAPTER_MODULE MODE [LINT]
 
-MODE is `fork` or `single`. With `fork` the process is a zygote: it imports
-the student's module once, and runs each call in a child forked from that
-post-import state, so whatever a call changes (a module global, a class
-attribute, the random generator) is gone before the next call; the child
-answers and exits, and the zygote says how it ended (`ended`). After a
-child that did not exit with code 0 (it died, or salgrade killed it at its
-deadline) the zygote holds the calls it reads until `resume`: salgrade first
-kills whatever that child left running. With `single` every call runs in
-this one process, one after the other (salgrade uses it where it has no
-cgroup to measure a whole process tree's CPU time with).
+MODE is `fork` or `single`. With `single` this one process answers every
+call, one after the other. With `fork` the process is a zygote: it imports
+the student's module once and forks ONE worker from that post-import state,
+which answers call after call exactly as `single` does (state a call leaves
+reaches the next call, as in one program). The zygote is the only reader of
+the request channel: it forwards each call to the current worker over a pipe
+of that worker's own, and the worker writes its results to the out channel
+itself. When the worker dies (or salgrade kills it at a deadline) the zygote
+says so (`ended`) and drops every call it reads until `resume`, which
+salgrade sends once it has killed whatever the worker left running; the
+next call is then answered by a new worker forked from the same pristine
+state: a restart without a new Python, a new import or a new cgroup
+migration. salgrade uses `fork` only where the session has a cgroup of its
+own (the clock of a whole process tree's CPU time).
 
 With LINT (a lint request as JSON), it first checks the student's file
 against the container rule with the checker beside it (`_salgrade_lint.py`)
@@ -173,62 +177,6 @@ def flush_student_streams():
             pass
 
 
-def wait_for(pid):
-    """How a case's child ended, as (code, signal), from the kernel."""
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return None, None
-    if os.WIFSIGNALED(status):
-        return None, os.WTERMSIG(status)
-    return os.WEXITSTATUS(status), None
-
-
-def become_subreaper():
-    """Makes the processes a case leaves behind (a child that outlives its
-    parent, a double fork) come back to this process rather than to the
-    sandbox's init, so that `clear_leftovers` finds them; the path of the
-    file that lists them, or None where that is not possible."""
-    try:
-        import ctypes
-        pr_set_child_subreaper = 36
-        if ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0) != 0:
-            return None
-    except BaseException:
-        return None
-    return "/proc/self/task/{0}/children".format(os.getpid())
-
-
-def children_now(children):
-    """The PIDs the listing `children` names, or None when it cannot be read."""
-    try:
-        with open(children, "rb") as listing:
-            return [int(p) for p in listing.read().split()]
-    except (OSError, ValueError):
-        return None
-
-
-def clear_leftovers(children, spared):
-    """Kills and reaps every child still here once a case's child has
-    exited, but those the import left (`spared`): what a case left running
-    belongs to that case, and the next case starts without it, as it starts
-    without the case's memory."""
-    for _ in range(1000):
-        pids = [p for p in children_now(children) or [] if p not in spared]
-        if not pids:
-            return
-        for pid in pids:
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
-        for pid in pids:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-
-
 def fork_patiently():
     """(pid, None) for a new child, or (None, why) when none could start.
     The slot's task limit refuses a fork while a killed case's processes
@@ -245,6 +193,137 @@ def fork_patiently():
             pause = min(pause * 2, 0.2)
         except OSError as exc:
             return None, "could not start a new process: " + str(exc)[:200]
+
+
+def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tampered):
+    """Answers calls one after the other until the channel closes: the whole
+    life of a `single` driver, and of a zygote's worker."""
+    while True:
+        request = channel.receive()
+        if request is None:
+            return
+        if request.get("type") != "call":
+            continue
+        outcome, cpu, changed = run_call(adapter, module, request)
+        if take_fingerprint() != baseline:
+            outcome, changed = dict(tampered), None
+        channel.send({"type": "result", "case": request["case"], "outcome": outcome,
+                      "cpu_ms": cpu, "input_changed": changed})
+
+
+def start_worker(channel, in_fd, serve_calls):
+    """Forks a worker that answers the calls written to a pipe of its own
+    (read at the fd number of the zygote's request channel, which the worker
+    does not keep); (pid, pipe's write end, pidfd or None), or None and why
+    no worker could start."""
+    import fcntl
+    read_end, write_end = os.pipe()
+    pid, why = fork_patiently()
+    if pid is None:
+        os.close(read_end)
+        os.close(write_end)
+        return None, why
+    if pid == 0:
+        code = 70
+        try:
+            os.close(write_end)
+            os.dup2(read_end, in_fd)
+            os.close(read_end)
+            fcntl.fcntl(in_fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+            serve_calls(Channel(in_fd, channel.out_fd))
+            flush_student_streams()
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(read_end)
+    fcntl.fcntl(write_end, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    return (pid, write_end, pidfd), None
+
+
+def ended_now(pid):
+    """(code, signal) if the worker `pid` has ended (reaped), else None."""
+    try:
+        got, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return None, None
+    if got == 0:
+        return None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    return os.WEXITSTATUS(status), None
+
+
+def zygote(channel, in_fd, serve_calls, spawn, reaped):
+    """The zygote's loop (see the module doc): forwards calls to the current
+    worker, forks one when a call comes and none runs, and after a worker's
+    end says `ended` and drops calls until `resume`."""
+    import select
+    import signal
+    worker, dropping, pending = None, False, b""
+
+    def forget(w):
+        for fd in (w[1], w[2]):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    while True:
+        watched = [in_fd]
+        if worker is not None and worker[2] is not None:
+            watched.append(worker[2])
+        polling = worker is not None and worker[2] is None
+        ready, _, _ = select.select(watched, [], [], 0.02 if polling else None)
+        if worker is not None and (polling or worker[2] in ready):
+            how = reaped(worker[0])
+            if how is not None:
+                forget(worker)
+                worker, dropping = None, True
+                channel.send({"type": "ended", "code": how[0], "signal": how[1], "note": None})
+        if in_fd not in ready:
+            continue
+        data = os.read(in_fd, 1 << 16)
+        if not data:
+            if worker is not None:
+                forget(worker)
+            return
+        pending += data
+        if len(pending) > MAX_LINE and b"\n" not in pending:
+            return
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            try:
+                kind = json.loads(line).get("type")
+            except (ValueError, AttributeError):
+                continue
+            if kind == "resume":
+                dropping = False
+                continue
+            if kind != "call" or dropping:
+                continue
+            if worker is None:
+                # The student's import may have changed how children are
+                # reaped (SIGCHLD ignored reaps them unasked, and waitpid
+                # could not say how the worker ended).
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                worker, why = spawn(channel, in_fd, serve_calls)
+                if worker is None:
+                    dropping = True
+                    channel.send({"type": "ended", "code": None, "signal": None, "note": why})
+                    continue
+            view = memoryview(line + b"\n")
+            try:
+                while view:
+                    view = view[os.write(worker[1], view):]
+            except OSError:
+                # The worker is gone: its end is read on the next turn, and
+                # salgrade sends this call again after `resume`.
+                pass
 
 
 def main():
@@ -265,14 +344,10 @@ def main():
     # loop keeps using the functions as they were before the student's
     # module was imported, and compares against what they were then.
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
-    fork, wait, clear = fork_patiently, wait_for, clear_leftovers
+    answer_calls, spawn, reaped, loop = serve, start_worker, ended_now, zygote
     baseline = take_fingerprint()
-    # Before any student code runs, so that a module the student's import
-    # planted is not what makes this process a subreaper.
-    children = become_subreaper() if forking else None
     if forking:
         import gc
-        import signal
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
@@ -290,64 +365,20 @@ def main():
         except BaseException:
             functions[name] = False
     if forking:
-        spared = set(children_now(children) or []) if children is not None else set()
-        # Everything made so far stays where it is: a collection in a child
+        # Everything made so far stays where it is: a collection in a worker
         # would otherwise write to (and so copy) every page holding it.
         gc.freeze()
     channel.send({"type": "ready", "protocol": PROTOCOL,
                   "runtime": "Python " + sys.version.split()[0], "functions": functions})
-    held, waiting = False, []
-    while True:
-        if waiting and not held:
-            request = waiting.pop(0)
-        else:
-            request = channel.receive()
-            if request is None:
-                return
-            kind = request.get("type")
-            if kind == "resume":
-                held = False
-                continue
-            if kind != "call":
-                continue
-            if held:
-                waiting.append(request)
-                continue
-        if not forking:
-            outcome, cpu, changed = run_call(adapter, module, request)
-            if take_fingerprint() != baseline:
-                outcome, changed = dict(tampered), None
-            channel.send({"type": "result", "case": request["case"], "outcome": outcome,
-                          "cpu_ms": cpu, "input_changed": changed})
-            continue
-        # The student may have changed how children are reaped (SIGCHLD
-        # ignored reaps them unasked, and waitpid could not say how one ended).
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        pid, why = fork()
-        if pid == 0:
-            code = 70
-            try:
-                me = os.getpid()
-                outcome, cpu, changed = run_call(adapter, module, request)
-                if os.getpid() != me:
-                    # A process the student forked came back here: it must
-                    # not answer for the case.
-                    code = 0
-                else:
-                    if take_fingerprint() != baseline:
-                        outcome, changed = dict(tampered), None
-                    channel.send({"type": "result", "case": request["case"],
-                                  "outcome": outcome, "cpu_ms": cpu,
-                                  "input_changed": changed})
-                    code = 0
-            finally:
-                os._exit(code)
-        code, signum = (None, None) if pid is None else wait(pid)
-        if children is not None:
-            clear(children, spared)
-        held = code != 0
-        channel.send({"type": "ended", "case": request["case"], "code": code,
-                      "signal": signum, "note": why, "held": held})
+
+    def serve_calls(worker_channel):
+        answer_calls(worker_channel, adapter, module, run_call, take_fingerprint, baseline,
+                     tampered)
+
+    if forking:
+        loop(channel, in_fd, serve_calls, spawn, reaped)
+    else:
+        serve_calls(channel)
 
 
 if __name__ == "__main__":

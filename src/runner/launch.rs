@@ -1,7 +1,6 @@
 //! Launching a session of a prepared submission: the generic Python
 //! driver's files and arguments, or the built C++ program.
 
-use super::BetweenCases;
 use super::cxx;
 use super::sandbox::SandboxKind;
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
@@ -18,7 +17,6 @@ pub(super) enum Prepared<'a> {
     Python {
         student_file: &'a str,
         files: Vec<SessionFile<'a>>,
-        between_cases: BetweenCases,
     },
     /// The built program, written afresh for each session (a student's
     /// program may delete or change files in its folder).
@@ -48,7 +46,6 @@ pub(super) fn launch(
         Prepared::Python {
             student_file,
             files,
-            ..
         } => {
             let mode = if fork { "fork" } else { "single" };
             let mut args = vec![*student_file, ADAPTER_MODULE, mode];
@@ -71,17 +68,12 @@ pub(super) fn launch(
     Ok(Some(session))
 }
 
-/// Whether the prepared submission's driver forks each case from its
-/// post-import state (a zygote): Python whose cases start fresh, in a
+/// Whether the prepared submission's driver is a zygote that forks its
+/// worker (and each restart's) from its post-import state: Python, in a
 /// sandbox whose sessions each get a cgroup, the only clock of a process
 /// tree's CPU time.
 pub(super) fn forking(cfg: &RunnerConfig, prepared: &Prepared<'_>) -> bool {
-    matches!(
-        prepared,
-        Prepared::Python {
-            between_cases: BetweenCases::Fresh,
-            ..
-        }
-    ) && cfg.sandbox != SandboxKind::None
+    matches!(prepared, Prepared::Python { .. })
+        && cfg.sandbox != SandboxKind::None
         && cfg.cgroups.as_ref().is_some_and(|c| c.counts_cpu())
 }

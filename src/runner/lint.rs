@@ -86,9 +86,7 @@ pub(crate) fn lint_source(
             "the checker took longer than {} s",
             CHECK_DEADLINE.as_secs()
         )),
-        CallEnd::Died(d) | CallEnd::Lost(d) => {
-            LintRun::Unreadable(format!("the checker {}", d.describe()))
-        }
+        CallEnd::Died(d) => LintRun::Unreadable(format!("the checker {}", d.describe())),
     };
     session.end();
     Ok(run)

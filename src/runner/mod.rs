@@ -2,16 +2,16 @@
 //! returns raw facts per case. It judges nothing (that is `grading`), and it
 //! is the only part of salgrade that starts processes.
 //!
-//! One process serves a whole submission. Where the session has a cgroup of
-//! its own (the clock of a whole process tree's CPU time), that process is a
-//! zygote: it imports the student's module once, and each case runs in a
-//! child forked from the state right after the import, so nothing a case
-//! changes reaches the next one. A case that times out or dies is killed
-//! with everything it started, and the zygote forks the next case: no new
-//! Python, no new import. Without such a cgroup, or when the zygote itself
-//! is killed, the process group is killed and a fresh process carries on
-//! with the next case, so one broken function never costs the others their
-//! marks. The first timeout of a submission is retried once in a fresh
+//! One process serves a whole submission, case after case. Where the
+//! session has a cgroup of its own (the clock of a whole process tree's CPU
+//! time), a Python submission's process is a worker forked by a zygote that
+//! imported the student's module once. A case that times out or dies is
+//! killed with everything the worker started, and the zygote forks a new
+//! worker from the state right after the import, which is what a fresh
+//! process would have: no new Python, no new import. Without such a cgroup,
+//! or when the zygote itself is killed, the process group is killed and a
+//! fresh process carries on with the next case, so one broken function
+//! never costs the others their marks. The first timeout of a submission is retried once in a fresh
 //! process before it is believed.
 
 pub(crate) mod capture;
@@ -69,34 +69,12 @@ pub(crate) enum Harness {
         student_file: &'static str,
         support: Vec<(&'static str, &'static str)>,
         adapter: &'static str,
-        between_cases: BetweenCases,
     },
     /// The translation units a C++ submission is built with.
     Cxx(cxx::CxxHarness),
 }
 
-/// What state a Python case starts from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BetweenCases {
-    /// The state right after the import: each case runs in a child forked
-    /// from the zygote, so nothing one case changes reaches the next.
-    Fresh,
-    /// What the cases before it left: one process answers case after case,
-    /// as one program would (an assignment whose rules grade state kept
-    /// between two uses, like a class-level list shared by two games).
-    Carried,
-}
-
 impl Harness {
-    /// The same harness, with every Python case in one process
-    /// ([`BetweenCases::Carried`]).
-    pub(crate) fn carrying_state(mut self) -> Harness {
-        if let Harness::Python { between_cases, .. } = &mut self {
-            *between_cases = BetweenCases::Carried;
-        }
-        self
-    }
-
     /// The file name the student submits.
     pub(crate) fn student_file(&self) -> &'static str {
         match self {

@@ -31,22 +31,23 @@
 //!   | {"type": "unreadable", "error": TEXT}
 //! ```
 //!
-//! A driver started in `fork` mode (a zygote) runs each call in a child
-//! forked from its post-import state. The child sends the `result`; then
-//! the zygote, once the child has exited, sends how it ended:
+//! A driver started in `fork` mode (a zygote) forks one worker from its
+//! post-import state, forwards the calls to it, and the worker sends the
+//! `result`s. When the worker ends (it died, or the runner killed it at a
+//! deadline) the zygote says how:
 //!
 //! ```text
-//!   → {"type": "ended", "case": ID, "code": N | null, "signal": N | null,
-//!      "note": null | TEXT, "held": BOOL}
+//!   → {"type": "ended", "code": N | null, "signal": N | null, "note": null | TEXT}
 //! {"type": "resume"}
 //! ```
 //!
-//! `code` is the child's exit code, `signal` the signal that killed it, and
-//! `note` why no child could be forked. An `ended` with no `result` before
-//! it is the case's death. `held` is true unless the child exited with code
-//! 0: the zygote then reads and keeps further calls, but forks none, until
-//! `resume`, which the runner sends once it has killed whatever the ended
-//! child left in the session's cgroup.
+//! `code` is the worker's exit code, `signal` the signal that killed it, and
+//! `note` why no worker could be forked. The zygote does not know which
+//! call the worker was on; the runner does (the one it awaits). After an
+//! `ended` the zygote drops every call it reads until `resume`, which the
+//! runner sends once it has killed whatever the worker left in the
+//! session's cgroup; the runner then sends again what was not answered,
+//! and the next call is answered by a new worker.
 //!
 //! `INPUT` is the case's input exactly as in the case file; the assignment's
 //! adapter turns it into arguments. `OUTCOME` is
@@ -114,13 +115,11 @@ pub(crate) enum Message {
     Unreadable {
         error: String,
     },
-    /// A zygote's child for `case` has exited (see the module doc).
+    /// A zygote's worker has ended (see the module doc).
     Ended {
-        case: String,
         code: Option<i32>,
         signal: Option<i32>,
         note: Option<String>,
-        held: bool,
     },
 }
 
@@ -257,23 +256,16 @@ mod tests {
     #[test]
     fn a_zygotes_end_of_case_decodes_with_its_note_bounded() {
         let long = format!(r"\u001b{}", "x".repeat(50_000));
-        let line = format!(
-            r#"{{"type":"ended","case":"a","code":null,"signal":9,"note":"{long}","held":true}}"#
-        );
+        let line = format!(r#"{{"type":"ended","code":null,"signal":9,"note":"{long}"}}"#);
         let Ok(Message::Ended {
-            case,
             code,
             signal,
             note: Some(note),
-            held,
         }) = Message::parse(&line)
         else {
             panic!("not an end of case")
         };
-        assert_eq!(
-            (case.as_str(), code, signal, held),
-            ("a", None, Some(9), true)
-        );
+        assert_eq!((code, signal), (None, Some(9)));
         assert!(
             note.len() < MAX_STRING + 100 && !note.contains('\u{1b}'),
             "{note}"

@@ -109,7 +109,6 @@ impl<'a> SubmissionRunner<'a> {
                 student_file,
                 support,
                 adapter,
-                between_cases,
             } => {
                 let mut files: Vec<SessionFile<'a>> = support
                     .iter()
@@ -134,7 +133,6 @@ impl<'a> SubmissionRunner<'a> {
                 runner.prepared = Prepared::Python {
                     student_file,
                     files,
-                    between_cases: *between_cases,
                 };
             }
             Harness::Cxx(h) => runner.build_cxx(h, source)?,
@@ -282,7 +280,7 @@ impl<'a> SubmissionRunner<'a> {
                         return Ok(outcome);
                     }
                 }
-                CallEnd::Died(death) | CallEnd::Lost(death) => match self.failed(case, death) {
+                CallEnd::Died(death) => match self.failed(case, death) {
                     Some(outcome) => return Ok(outcome),
                     None => attempt -= 1,
                 },
@@ -474,16 +472,17 @@ impl<'a> SubmissionRunner<'a> {
     }
 
     /// After a case timed out or died: a zygote that survived it goes on
-    /// (with the request queued behind the case, which begins now);
-    /// otherwise the session is ended.
+    /// with a new worker, otherwise the session is ended. Either way the
+    /// request queued behind the case went with the process that died (the
+    /// zygote drops what it reads until `resume`), so it is sent again.
     fn after_failure(&mut self) {
-        match &mut self.current {
-            Some((session, _)) if session.is_live() => {
-                if let Some((_, begun)) = &mut self.queued {
-                    *begun = Some(session.begun_now());
-                }
-            }
-            _ => self.end_session(),
+        self.queued = None;
+        if !self
+            .current
+            .as_ref()
+            .is_some_and(|(session, _)| session.is_live())
+        {
+            self.end_session();
         }
     }
 

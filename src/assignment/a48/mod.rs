@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::values::{Plain, python};
 use super::{Assignment, ContainerRule, Question};
-use crate::runner::{BetweenCases, Harness, Language};
+use crate::runner::{Harness, Language};
 use crate::verdict::{Verdict, VerdictKind};
 use crate::words;
 
@@ -138,7 +138,6 @@ impl Assignment for A48 {
                 super::VALUES_FILE,
             ],
             adapter: ADAPTER_PY,
-            between_cases: BetweenCases::Fresh,
         })
     }
 

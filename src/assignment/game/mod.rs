@@ -56,7 +56,7 @@ impl Assignment for Game {
     }
 
     fn harness(&self, language: Language) -> Option<Harness> {
-        let harness = super::python_or_cpp(
+        Some(super::python_or_cpp(
             language,
             (self.student_file(), include_str!("adapter.py")),
             CxxHarness {
@@ -64,10 +64,7 @@ impl Assignment for Game {
                 wrapper: include_str!("student.cpp"),
                 adapter: include_str!("adapter.cpp"),
             },
-        );
-        // The rules grade two games in one program: state a game keeps at
-        // class or module level must reach the next case (`edge/fresh-game`).
-        Some(harness.carrying_state())
+        ))
     }
 
     fn model_solution(&self, language: Language) -> Option<&'static str> {

@@ -110,9 +110,6 @@ pub(crate) enum CallEnd {
         cpu: bool,
     },
     Died(Death),
-    /// The zygote went away between two cases (the case before killed
-    /// it): the case was never run, and the session has ended.
-    Lost(Death),
 }
 
 enum Event {

@@ -6,7 +6,6 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::clock::CpuClock;
-use super::zygote::EndedCase;
 use super::{CallEnd, Event, RunToEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 use crate::outcome::Death;
 use crate::runner::Deadline;
@@ -210,12 +209,9 @@ impl Session {
                         }
                     };
                     if self.is_zygote() && matches!(message, Message::Ended { .. }) {
-                        match self.case_ended(message, case) {
-                            EndedCase::Earlier => continue,
-                            EndedCase::This(death) | EndedCase::Broken(death) => {
-                                return CallEnd::Died(death);
-                            }
-                        }
+                        // The worker died on the case awaited (a worker
+                        // answers in order, and this one did not answer).
+                        return CallEnd::Died(self.worker_ended(message));
                     }
                     let (wall, cpu) = (start.elapsed(), used(self));
                     // Work spread over threads or children can pass the
@@ -227,20 +223,16 @@ impl Session {
                         self.end();
                         return CallEnd::TimedOut { cpu: true };
                     }
-                    if matches!(&message, Message::Result { case: id, .. } if id == case) {
-                        self.answered(case);
-                    }
                     return CallEnd::Answered { message, wall, cpu };
                 }
-                Err(Waited::Died(d)) if self.lost_between_cases() => return CallEnd::Lost(d),
                 Err(Waited::Died(d)) => return CallEnd::Died(d),
                 Err(Waited::TimedOut) => {
                     let wall_left = deadline.wall.saturating_sub(start.elapsed());
                     let cpu = used(self);
                     let over_cpu = cpu.is_some_and(|c| c >= deadline.cpu);
                     if wall_left.is_zero() || over_cpu {
-                        // A zygote's case is stopped alone; the zygote
-                        // forks the next one.
+                        // A zygote's worker is stopped alone; the zygote
+                        // forks a new one for the next case.
                         if !(self.is_zygote() && self.stop_case(case)) {
                             self.end();
                         }
