@@ -274,5 +274,13 @@ mod tests {
             String::from_utf8(Request::Resume.line()).unwrap(),
             "{\"type\":\"resume\"}\n"
         );
+        // The zygote tells a call from `resume` by this prefix alone.
+        let input = serde_json::json!({"board": [1, 2]});
+        let call = Request::Call {
+            case: "a",
+            function: "f",
+            input: &input,
+        };
+        assert!(call.line().starts_with(br#"{"type":"call""#));
     }
 }
