@@ -507,6 +507,12 @@ fn kill_listed(dir: &Path) -> Vec<i32> {
 }
 
 impl SlotGroup {
+    /// Sets how many processes the slot's next session may hold (the run's
+    /// limit, or one more for a zygote, which is not the student's).
+    pub(crate) fn cap_processes(&self, max: u64) -> Result<(), String> {
+        write(&self.dirs[0].join("pids.max"), &max.to_string())
+    }
+
     /// Opens the `cgroup.procs` files a child writes `0` to, to join.
     pub(crate) fn join_fds(&self) -> Result<Vec<OwnedFd>, String> {
         self.dirs

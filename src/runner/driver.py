@@ -6,18 +6,18 @@ It names no assignment. Its command line is
 
 MODE is `fork` or `single`. With `single` this one process answers every
 call, one after the other. With `fork` the process is a zygote: it imports
-the student's module once and forks ONE worker from that post-import state,
-which answers call after call exactly as `single` does (state a call leaves
-reaches the next call, as in one program). The zygote is the only reader of
-the request channel: it forwards each call to the current worker over a pipe
-of that worker's own, and the worker writes its results to the out channel
-itself. When the worker dies (or salgrade kills it at a deadline) the zygote
-says so (`ended`) and drops every call it reads until `resume`, which
-salgrade sends once it has killed whatever the worker left running; the
-next call is then answered by a new worker forked from the same pristine
-state: a restart without a new Python, a new import or a new cgroup
-migration. salgrade uses `fork` only where the session has a cgroup of its
-own (the clock of a whole process tree's CPU time).
+the student's module once and, when the first call arrives, forks ONE worker
+from that post-import state, which reads and answers call after call on the
+request channel exactly as `single` does (state a call leaves reaches the
+next call, as in one program). The zygote does nothing while its worker
+lives: it waits for the worker's end. When the worker ends (it died, or
+salgrade killed it at a deadline) the zygote says so (`ended`) and reads
+and drops every request until `resume`, which salgrade sends once it has
+killed whatever the worker left running; what follows `resume` is answered
+by a new worker forked from the same pristine state: a restart without a
+new Python, a new import or a new cgroup migration. salgrade uses `fork`
+only where the session has a cgroup of its own (the clock of a whole
+process tree's CPU time).
 
 With LINT (a lint request as JSON), it first checks the student's file
 against the container rule with the checker beside it (`_salgrade_lint.py`)
@@ -51,7 +51,6 @@ import time
 PROTOCOL = 2
 MAX_LINE = 64 * 1024 * 1024
 RESUME = b'{"type":"resume"'
-CALL = b'{"type":"call"'
 STUDENT_FILE = "?"
 
 
@@ -75,12 +74,20 @@ def take_private_fds(in_fd, out_fd):
 
 
 class Channel:
-    def __init__(self, in_fd, out_fd):
-        self.reader = os.fdopen(in_fd, "rb", buffering=1 << 16)
+    def __init__(self, in_fd, out_fd, early=b""):
+        """`early`: bytes of the request channel already read (by a zygote),
+        which come before what is still to be read."""
+        self.reader = os.fdopen(in_fd, "rb", buffering=1 << 16, closefd=False)
+        self.in_fd = in_fd
         self.out_fd = out_fd
+        self.early = early
 
     def receive(self):
-        line = self.reader.readline(MAX_LINE)
+        line, self.early = self.early, b""
+        if b"\n" in line:
+            line, self.early = line.split(b"\n", 1)
+        else:
+            line += self.reader.readline(max(1, MAX_LINE - len(line)))
         if not line:
             return None
         return json.loads(line)
@@ -213,118 +220,65 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def start_worker(channel, in_fd, serve_calls):
-    """Forks a worker that answers the calls written to a pipe of its own
-    (read at the fd number of the zygote's request channel, which the worker
-    does not keep); (pid, pipe's write end, pidfd or None), or None and why
-    no worker could start."""
-    import fcntl
-    read_end, write_end = os.pipe()
+def start_worker(channel, early, serve_calls):
+    """Forks a worker that answers the calls in `early` and then those it
+    reads itself from the request channel: its pid, or None and why no
+    worker could start."""
     pid, why = fork_patiently()
     if pid is None:
-        os.close(read_end)
-        os.close(write_end)
         return None, why
     if pid == 0:
         code = 70
         try:
-            os.close(write_end)
-            os.dup2(read_end, in_fd)
-            os.close(read_end)
-            fcntl.fcntl(in_fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
-            serve_calls(Channel(in_fd, channel.out_fd))
+            serve_calls(Channel(channel.in_fd, channel.out_fd, early))
             flush_student_streams()
             code = 0
         finally:
             os._exit(code)
-    os.close(read_end)
-    fcntl.fcntl(write_end, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = None
-    return (pid, write_end, pidfd), None
+    return pid, None
 
 
-def ended_now(pid):
-    """(code, signal) if the worker `pid` has ended (reaped), else None."""
-    try:
-        got, status = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return None, None
-    if got == 0:
-        return None
-    if os.WIFSIGNALED(status):
-        return None, os.WTERMSIG(status)
-    return os.WEXITSTATUS(status), None
-
-
-def zygote(channel, in_fd, serve_calls, spawn, reaped):
-    """The zygote's loop (see the module doc): forwards calls to the current
-    worker, forks one when a call comes and none runs, and after a worker's
-    end says `ended` and drops calls until `resume`."""
-    import select
-    import signal
-    worker, dropping, pending = None, False, b""
-
-    def forget(w):
-        for fd in (w[1], w[2]):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-
+def wait_for_end(pid):
+    """(code, signal) once the worker `pid` has ended."""
     while True:
-        watched = [in_fd]
-        if worker is not None and worker[2] is not None:
-            watched.append(worker[2])
-        polling = worker is not None and worker[2] is None
-        ready, _, _ = select.select(watched, [], [], 0.02 if polling else None)
-        if worker is not None and (polling or worker[2] in ready):
-            how = reaped(worker[0])
-            if how is not None:
-                forget(worker)
-                worker, dropping = None, True
-                channel.send({"type": "ended", "code": how[0], "signal": how[1], "note": None})
-        if in_fd not in ready:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            return None, None
+        if os.WIFSIGNALED(status):
+            return None, os.WTERMSIG(status)
+        if os.WIFEXITED(status):
+            return os.WEXITSTATUS(status), None
+
+
+def zygote(channel, serve_calls, spawn, wait):
+    """The zygote's loop (see the module doc): a worker for the requests
+    read, the worker's end said, and every request dropped until `resume`."""
+    import signal
+    pending, dropping = b"", False
+    while True:
+        while dropping and b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            dropping = not line.startswith(RESUME)
+        if pending and not dropping:
+            # The student's import may have changed how children are
+            # reaped (SIGCHLD ignored reaps them unasked, and waitpid
+            # could not say how the worker ended).
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            pid, why = spawn(channel, pending, serve_calls)
+            pending, dropping = b"", True
+            if pid is None:
+                channel.send({"type": "ended", "code": None, "signal": None, "note": why})
+                continue
+            code, sig = wait(pid)
+            channel.send({"type": "ended", "code": code, "signal": sig, "note": None})
             continue
-        data = os.read(in_fd, 1 << 16)
+        if len(pending) > MAX_LINE:
+            return
+        data = os.read(channel.in_fd, 1 << 16)
         if not data:
-            if worker is not None:
-                forget(worker)
             return
         pending += data
-        if len(pending) > MAX_LINE and b"\n" not in pending:
-            return
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            # salgrade writes the tag first, and after `ready` sends only
-            # calls and `resume`: the zygote need not decode a case's input,
-            # which its worker decodes anyway.
-            if line.startswith(RESUME):
-                dropping = False
-                continue
-            if dropping or not line.startswith(CALL):
-                continue
-            if worker is None:
-                # The student's import may have changed how children are
-                # reaped (SIGCHLD ignored reaps them unasked, and waitpid
-                # could not say how the worker ended).
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                worker, why = spawn(channel, in_fd, serve_calls)
-                if worker is None:
-                    dropping = True
-                    channel.send({"type": "ended", "code": None, "signal": None, "note": why})
-                    continue
-            view = memoryview(line + b"\n")
-            try:
-                while view:
-                    view = view[os.write(worker[1], view):]
-            except OSError:
-                # The worker is gone: its end is read on the next turn, and
-                # salgrade sends this call again after `resume`.
-                pass
 
 
 def main():
@@ -345,7 +299,7 @@ def main():
     # loop keeps using the functions as they were before the student's
     # module was imported, and compares against what they were then.
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
-    answer_calls, spawn, reaped, loop = serve, start_worker, ended_now, zygote
+    answer_calls, spawn, wait_end, loop = serve, start_worker, wait_for_end, zygote
     baseline = take_fingerprint()
     if forking:
         import gc
@@ -377,7 +331,7 @@ def main():
                      tampered)
 
     if forking:
-        loop(channel, in_fd, serve_calls, spawn, reaped)
+        loop(channel, serve_calls, spawn, wait_end)
     else:
         serve_calls(channel)
 

@@ -50,9 +50,15 @@ pub(super) fn launch(
             let mode = if fork { "fork" } else { "single" };
             let mut args = vec![*student_file, ADAPTER_MODULE, mode];
             args.extend(lint);
+            let mut limits = cfg.limits;
+            if fork {
+                // The zygote is salgrade's, not one of the student's
+                // processes: they keep the whole limit.
+                limits.processes += 1;
+            }
             let program = cfg
                 .python
-                .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
+                .program(DRIVER_NAME, &args, limits, cfg.drop_privileges);
             spawn(cfg, files, &program, slot)?
         }
         Prepared::Compiled { program } => {

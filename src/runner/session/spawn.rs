@@ -63,7 +63,7 @@ impl Session {
             cgroup,
             cpu_group,
             join,
-        } = join_groups(cfg, slot, beside)?;
+        } = join_groups(cfg, slot, beside, program.limits.processes)?;
         let oom_baseline = cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         // The folder stays 0700: only the identity the student runs as (the
         // slot's uid, or salgrade's own) may enter it, so concurrently graded
@@ -171,8 +171,14 @@ struct Groups {
 
 /// The slot's cgroup (emptied unless something runs beside the session),
 /// the session's own CPU cgroup, and the descriptors the child joins them
-/// through; none outside a sandbox or without cgroups.
-fn join_groups(cfg: &RunnerConfig, slot: usize, beside: Beside) -> Result<Groups, SessionError> {
+/// through; none outside a sandbox or without cgroups. A session alone in
+/// its slot sets the slot's process cap to its program's.
+fn join_groups(
+    cfg: &RunnerConfig,
+    slot: usize,
+    beside: Beside,
+    processes: u64,
+) -> Result<Groups, SessionError> {
     let cgroup = match &cfg.cgroups {
         Some(c) if cfg.sandbox != SandboxKind::None => {
             Some(c.slot(slot).map_err(SessionError::Cgroup)?)
@@ -194,6 +200,9 @@ fn join_groups(cfg: &RunnerConfig, slot: usize, beside: Beside) -> Result<Groups
     }
     if let (Some(group), Beside::Nothing) = (&cgroup, beside) {
         group.empty();
+        group
+            .cap_processes(processes)
+            .map_err(SessionError::Cgroup)?;
     }
     Ok(Groups {
         cgroup,
