@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::report::csv::CsvLayout;
 use crate::report::{Format, Shard};
 use crate::runner::cxx::PreludeMode;
-use crate::runner::{Language, SandboxKind};
+use crate::runner::{Language, SandboxKind, ZygoteMode};
 
 /// The most random cases per function `--cases` takes: beyond it a run
 /// takes many minutes (each function gets this many, boards up to 6,000
@@ -186,6 +186,13 @@ pub(crate) struct RunArgs {
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CXX_PRELUDE",
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
+    /// Whether a Python submission's process imports the student's file once and forks a
+    /// new worker from that state after a timeout or a crash: `auto` (default: where each
+    /// student's session has a cgroup of its own) or `off` (a new Python and import each
+    /// time, as before). Verdicts are the same either way.
+    #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_ZYGOTE",
+        default_value_t = ZygoteMode::Auto)]
+    pub zygote: ZygoteMode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]

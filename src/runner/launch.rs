@@ -3,7 +3,7 @@
 
 use super::cxx;
 use super::sandbox::SandboxKind;
-use super::session::{RunnerConfig, Session, SessionError, SessionFile};
+use super::session::{RunnerConfig, Session, SessionError, SessionFile, ZygoteMode};
 
 /// The driver's file name inside the session folder.
 pub(super) const DRIVER_NAME: &str = "_salgrade_driver.py";
@@ -80,6 +80,7 @@ pub(super) fn launch(
 /// tree's CPU time.
 pub(super) fn forking(cfg: &RunnerConfig, prepared: &Prepared<'_>) -> bool {
     matches!(prepared, Prepared::Python { .. })
+        && cfg.zygote == ZygoteMode::Auto
         && cfg.sandbox != SandboxKind::None
         && cfg.cgroups.as_ref().is_some_and(|c| c.counts_cpu())
 }

@@ -46,7 +46,7 @@ pub(crate) use plan::Limits;
 pub(crate) use protocol::LintRun;
 use salgrade_reference::Case;
 pub(crate) use sandbox::{Python, SandboxKind};
-pub(crate) use session::{RunnerConfig, SessionError};
+pub(crate) use session::{RunnerConfig, SessionError, ZygoteMode};
 pub(crate) use submission::SubmissionRunner;
 
 /// How long one case may take: CPU time of the student's process, which

@@ -290,16 +290,17 @@ impl<'a> SubmissionRunner<'a> {
 
     /// The session overran `deadline` on try `attempt`: the timeout is
     /// believed (`Some`) unless it is the submission's first, which is
-    /// retried once in a fresh process. A zygote that survived the case
-    /// goes on; any other session is ended.
+    /// retried once in a fresh process (with a zygote, a new worker forked
+    /// from the state right after the import). A zygote that survived the
+    /// case goes on; any other session is ended.
     fn timed_out(&mut self, cpu: bool, deadline: Deadline, attempt: u32) -> Option<RawOutcome> {
+        // The zygote dropped every request the stopped worker had not
+        // answered, the next case's among them: the retry is the first
+        // request its new worker reads.
+        self.after_failure();
         if !(self.timeout_confirmed || attempt > 1) {
-            // A fresh process: the zygote may already hold the next case's
-            // request, which would run before this one's retry.
-            self.end_session();
             return None;
         }
-        self.after_failure();
         self.timeout_confirmed = true;
         let limit = if cpu { deadline.cpu } else { deadline.wall };
         Some(RawOutcome::TimedOut {

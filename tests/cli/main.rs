@@ -25,6 +25,7 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
+mod zygote;
 
 use std::path::{Path, PathBuf};
 

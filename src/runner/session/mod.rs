@@ -141,6 +141,19 @@ pub(crate) struct RunnerConfig {
     pub drop_compiled: bool,
     /// This run's block of sandbox uids (slot `i` runs as its base + `i`).
     pub uids: std::sync::Arc<sandbox::UidBlock>,
+    /// A Python submission's process is a zygote where the sandbox allows
+    /// one (see `launch::forking`).
+    pub zygote: ZygoteMode,
+}
+
+/// Whether a Python submission's process imports once and forks a worker
+/// for each restart (`--zygote`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ZygoteMode {
+    /// Where each session has a cgroup of its own.
+    Auto,
+    /// Never: every restart is a new Python and a new import.
+    Off,
 }
 
 impl RunnerConfig {

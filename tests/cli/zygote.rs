@@ -1,0 +1,135 @@
+//! A Python submission's zygote (`--zygote auto`): one import per student,
+//! a fork of a new worker only to restart. It must never change a verdict.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::{fixtures, salgrade, stdout_of, submission};
+
+/// Every case's verdict of every student in `folder`, graded with the
+/// zygote `mode`, on the default edge cases and 3 random cases per
+/// function; and whether the header named a cgroup (no cgroup: no zygote).
+fn verdicts(folder: &Path, mode: &str) -> (BTreeMap<(String, String), String>, bool) {
+    let out = salgrade()
+        .arg("grade")
+        .arg(folder)
+        .args(["--cases", "3", "--shrink-ms", "0", "--format", "json"])
+        .args(["--zygote", mode])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", crate::stderr_of(&out)));
+    let mut all = BTreeMap::new();
+    for student in report["students"].as_array().unwrap() {
+        let name = student["student"].as_str().unwrap().to_owned();
+        for (case, (verdict, _)) in crate::case_verdicts(student) {
+            all.insert((name.clone(), case), verdict);
+        }
+        let score = student["score"].to_string();
+        all.insert((name, "(score)".to_owned()), score);
+    }
+    let cgroup = report["sandbox"].as_str().unwrap_or("").contains("cgroup");
+    (all, cgroup)
+}
+
+#[test]
+fn the_zygote_changes_no_verdict_of_the_sample_cohort() {
+    // Every failure class of the sample cohort (loops, crashes, `os._exit`,
+    // forks, memory, fake protocol lines, closed descriptors...) and the
+    // state fixtures, with a zygote and without one: the same verdict on
+    // every case, and the same score.
+    for folder in [submission(""), fixtures().join("state")] {
+        let (with, cgroup) = verdicts(&folder, "auto");
+        if !cgroup {
+            eprintln!("note: no cgroup here, so `auto` runs no zygote");
+        }
+        let (without, _) = verdicts(&folder, "off");
+        assert!(
+            with.len() > 100,
+            "{}: {} verdicts",
+            folder.display(),
+            with.len()
+        );
+        let differ: Vec<_> = with
+            .iter()
+            .filter(|(k, v)| without.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k:?}: {v} with, {:?} without", without.get(k)))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "{}:\n{}",
+            folder.display(),
+            differ.join("\n")
+        );
+        assert_eq!(with.len(), without.len());
+    }
+}
+
+#[test]
+fn state_a_case_leaves_reaches_the_next_case_in_the_same_worker() {
+    // `willfinish` counts its calls in a module global and answers wrongly
+    // from its second call on. The zygote's worker answers case after case,
+    // as one process does without a zygote (and as a grader that imports
+    // once and calls many times would): only the first case passes. A
+    // worker is forked afresh from the post-import state only to restart
+    // (`a_restart_after_a_timeout_is_a_fork_not_a_new_import`).
+    let out = salgrade()
+        .args(["check", "--format", "json"])
+        .arg(fixtures().join("state/leaks_a_global/salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stdout_of(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let functions = &report["students"][0]["functions"];
+    let willfinish = &functions["willfinish"];
+    assert_eq!(
+        (&willfinish["passed"], &willfinish["total"]),
+        (&serde_json::json!(1), &serde_json::json!(92)),
+        "{willfinish}"
+    );
+    assert_eq!(
+        functions["whowins"]["passed"],
+        functions["whowins"]["total"]
+    );
+}
+
+#[test]
+fn a_restart_after_a_timeout_is_a_fork_not_a_new_import() {
+    // The import prints one line. Without a zygote every timed-out case
+    // restarted Python and the import (35 lines here); with one, only the
+    // first session imports: the retry of the first timeout and every
+    // later restart are forks of new workers. The verdicts are those of
+    // `loop_willfinish` (33 of its 92 `willfinish` cases time out).
+    let file = fixtures().join("state/loops_after_one_import/salbLLfunctions.py");
+    let check = |mode: &str| {
+        let out = salgrade()
+            .args(["check", "--format", "json", "--zygote", mode])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cgroup = report["sandbox"].as_str().unwrap_or("").contains("cgroup");
+        (report["students"][0].clone(), cgroup)
+    };
+    let (student, cgroup) = check("auto");
+    let (fresh, _) = check("off");
+    for s in [&student, &fresh] {
+        let willfinish = &s["functions"]["willfinish"];
+        assert_eq!(
+            (&willfinish["passed"], &willfinish["total"]),
+            (&serde_json::json!(59), &serde_json::json!(92)),
+            "{willfinish}"
+        );
+        assert_eq!(
+            willfinish["smallest_failure"]["verdict"], "timeout",
+            "{willfinish}"
+        );
+    }
+    let imports = |s: &serde_json::Value| s["stdout"].as_str().unwrap().matches("imported").count();
+    assert_eq!(imports(&fresh), 35, "{}", fresh["stdout"]);
+    if !cgroup {
+        eprintln!("skipped: no cgroup here, so no zygote");
+        return;
+    }
+    assert_eq!(imports(&student), 1, "{}", student["stdout"]);
+}
