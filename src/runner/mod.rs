@@ -11,8 +11,8 @@
 //! process would have: no new Python, no new import. Without such a cgroup,
 //! or when the zygote itself is killed, the process group is killed and a
 //! fresh process carries on with the next case, so one broken function
-//! never costs the others their marks. The first timeout of a submission is retried once in a fresh
-//! process before it is believed.
+//! never costs the others their marks. The first timeout of a submission is
+//! retried once in a fresh process (a new worker) before it is believed.
 
 pub(crate) mod capture;
 pub(crate) mod cgroup;

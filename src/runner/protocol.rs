@@ -32,8 +32,9 @@
 //! ```
 //!
 //! A driver started in `fork` mode (a zygote) forks one worker from its
-//! post-import state, forwards the calls to it, and the worker sends the
-//! `result`s. When the worker ends (it died, or the runner killed it at a
+//! post-import state when the first call arrives; the worker reads the
+//! calls and sends the `result`s itself, while the zygote only waits for
+//! its end. When the worker ends (it died, or the runner killed it at a
 //! deadline) the zygote says how:
 //!
 //! ```text
@@ -43,11 +44,12 @@
 //!
 //! `code` is the worker's exit code, `signal` the signal that killed it, and
 //! `note` why no worker could be forked. The zygote does not know which
-//! call the worker was on; the runner does (the one it awaits). After an
-//! `ended` the zygote drops every call it reads until `resume`, which the
-//! runner sends once it has killed whatever the worker left in the
-//! session's cgroup; the runner then sends again what was not answered,
-//! and the next call is answered by a new worker.
+//! call the worker was on, nor which it had read; the runner does (the one
+//! it awaits). After an `ended` the zygote reads and drops every request
+//! until `resume` (a line that begins exactly as above), which the runner
+//! sends once it has killed whatever the worker left in the session's
+//! cgroup; the runner then sends again what was not answered, and what
+//! follows `resume` is read by a new worker.
 //!
 //! `INPUT` is the case's input exactly as in the case file; the assignment's
 //! adapter turns it into arguments. `OUTCOME` is

@@ -5,9 +5,9 @@
 //! zygote: everything in the session's cgroup but the processes that were
 //! there when the zygote said `ready` (the sandbox's own, the zygote, and
 //! whatever the student's import left running) is killed, until nothing
-//! else is left. The zygote drops every call until `resume`, and forks a new
-//! worker for the next one, so nothing of the next case can be killed by
-//! mistake. Nothing in the sandbox is trusted more than before: a zygote
+//! else is left. The zygote drops every request until `resume`, and forks
+//! a new worker only for what follows, so nothing of the next case can be
+//! killed by mistake. Nothing in the sandbox is trusted more than before: a zygote
 //! that does not say in time that a stopped worker ended, or a sweep that
 //! does not empty the cgroup, ends the whole session as before.
 
