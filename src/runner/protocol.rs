@@ -12,12 +12,15 @@
 //!
 //! ```text
 //! {"type": "ready", "protocol": 2, "runtime": "Python 3.11.7",
-//!  "functions": {"willfinish": true, "whowins": false}}
+//!  "functions": {"willfinish": true, "whowins": false}, "forking": true}
 //! {"type": "import_failed", "error": ERROR}
 //! ```
 //!
 //! `functions` says, for each function the assignment grades, whether the
-//! student's module defines it. A `protocol` other than [`PROTOCOL`] is a
+//! student's module defines it. `forking` (absent: false) says that a driver
+//! started in `fork` mode is a zygote (below); it answers the calls itself,
+//! as in `single` mode, when the student's import left threads running,
+//! which a fork would not carry into the worker. A `protocol` other than [`PROTOCOL`] is a
 //! harness error (an old driver beside a new binary).
 //!
 //! Runner → program, then one answer each:
@@ -102,6 +105,8 @@ pub(crate) enum Message {
     Ready {
         protocol: u32,
         functions: BTreeMap<String, bool>,
+        #[serde(default)]
+        forking: bool,
     },
     ImportFailed {
         error: RaisedError,

@@ -430,9 +430,11 @@ impl<'a> SubmissionRunner<'a> {
             self.linted = Some(run);
         }
         let problem = match started {
-            Started::Ready { functions } => {
-                if fork {
+            Started::Ready { functions, forking } => {
+                if fork && forking {
                     session.adopt_zygote()?;
+                } else if fork {
+                    session.zygote_declined(self.cfg.limits.processes)?;
                 }
                 return Ok(Ok((session, functions)));
             }

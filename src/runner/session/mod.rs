@@ -81,7 +81,11 @@ impl SessionError {
 /// How starting a session went.
 #[derive(Debug)]
 pub(crate) enum Started {
-    Ready { functions: BTreeMap<String, bool> },
+    Ready {
+        functions: BTreeMap<String, bool>,
+        /// The driver is a zygote (see the protocol's `forking`).
+        forking: bool,
+    },
     ImportFailed(RaisedError),
     ImportTimedOut,
     Died(Death),

@@ -75,7 +75,7 @@ impl Session {
                 Ok(Message::Ready {
                     protocol,
                     functions,
-                    ..
+                    forking,
                 }) if protocol == protocol::PROTOCOL => {
                     let depth = match cfg.sandbox {
                         SandboxKind::None | SandboxKind::Rlimit => 0,
@@ -85,7 +85,7 @@ impl Session {
                         session.cpu.get_or_insert(clock);
                         session.inner = inner;
                     }
-                    Started::Ready { functions }
+                    Started::Ready { functions, forking }
                 }
                 Ok(Message::Ready { protocol, .. }) => {
                     session.end();

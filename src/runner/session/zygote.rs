@@ -51,6 +51,20 @@ impl Session {
         }
     }
 
+    /// The driver was started as a zygote but answers the calls itself (the
+    /// student's import left threads running): the slot's process cap goes
+    /// back to the student's `processes` (the driver lowers its own
+    /// RLIMIT_NPROC).
+    pub(crate) fn zygote_declined(&mut self, processes: u64) -> Result<(), SessionError> {
+        match &self.cgroup {
+            Some(group) => group.cap_processes(processes).map_err(|e| {
+                self.end();
+                SessionError::Cgroup(e)
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Whether the session's process still runs (it was not ended).
     pub(crate) fn is_live(&self) -> bool {
         !self.finished
