@@ -50,6 +50,10 @@ import time
 
 PROTOCOL = 2
 MAX_LINE = 64 * 1024 * 1024
+# A zygote whose import left more resident than this answers the calls
+# itself: its worker could copy all of it, which the student's memory
+# limit would count twice.
+MAX_ZYGOTE_BYTES = 64 * 1024 * 1024
 RESUME = b'{"type":"resume"'
 STUDENT_FILE = "?"
 
@@ -186,13 +190,36 @@ def flush_student_streams():
             pass
 
 
-def alone():
-    """Whether this process runs a single thread (so a fork copies all of it)."""
+def open_fds():
+    """The descriptors open now, or None when /proc cannot say."""
     try:
-        return len(os.listdir("/proc/self/task")) == 1
+        return set(os.listdir("/proc/self/fd"))
+    except OSError:
+        return None
+
+
+def forkable(fds_before):
+    """Whether a worker forked now would be what a fresh process that
+    imported the file again is: None, or why not. A fork leaves threads
+    behind, shares open files' offsets with the zygote, and may copy what
+    the import made (the worker's memory would count it twice)."""
+    try:
+        if len(os.listdir("/proc/self/task")) != 1:
+            return "threads"
     except OSError:
         import threading
-        return threading.active_count() == 1
+        if threading.active_count() != 1:
+            return "threads"
+    if fds_before is None or open_fds() != fds_before:
+        return "open files"
+    try:
+        with open("/proc/self/statm") as f:
+            resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return "memory unknown"
+    if resident > MAX_ZYGOTE_BYTES:
+        return "memory"
+    return None
 
 
 def fork_patiently():
@@ -309,7 +336,7 @@ def main():
     # module was imported, and compares against what they were then.
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
     answer_calls, spawn, wait_end, loop = serve, start_worker, wait_for_end, zygote
-    single_threaded = alone
+    can_fork, fds_before = forkable, open_fds()
     import resource
     baseline = take_fingerprint()
     if forking:
@@ -330,10 +357,11 @@ def main():
             functions[name] = adapter.find(module, name) is not None
         except BaseException:
             functions[name] = False
-    if forking and not single_threaded():
-        # A fork would leave the threads the student's import started behind:
-        # this process answers the calls itself, as in `single` mode, with
-        # the student's process limit (salgrade gave a zygote one more).
+    if forking and can_fork(fds_before) is not None:
+        # A worker forked now would differ from a fresh process (see
+        # `forkable`): this process answers the calls itself, as in `single`
+        # mode, with the student's process limit (salgrade gave a zygote one
+        # more).
         forking = False
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
         if 1 < soft != resource.RLIM_INFINITY:
