@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use super::{Event, Session, SessionError};
 use crate::outcome::Death;
 use crate::runner::protocol::{Message, Request};
+use crate::runner::cgroup::SlotGroup;
 use crate::runner::sandbox::SandboxKind;
 use crate::runner::unix;
 
@@ -137,6 +138,9 @@ impl Session {
     }
 
     fn resume(&mut self) -> bool {
+        // The next worker's deaths are its own: a memory kill counted so far
+        // is not one of them, as it is not for a fresh session.
+        self.oom_baseline = self.cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         let line = Request::Resume.line();
         self.requests
             .as_ref()
