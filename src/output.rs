@@ -7,6 +7,11 @@
 //! atomic on POSIX filesystems). A run that fails, or is interrupted, drops
 //! the temporary file and leaves the previous file exactly as it was.
 //!
+//! A target that exists and is not a regular file (`/dev/null`,
+//! `/dev/stdout`, a FIFO) is written in place instead: renaming a file onto
+//! it would replace the device itself. A symbolic link to a regular file is
+//! followed, and the file it names is the one replaced.
+//!
 //! This module owns writing result files; it must not decide what goes in
 //! them.
 
@@ -37,16 +42,31 @@ pub(crate) enum OutputError {
 #[derive(Debug)]
 pub(crate) struct AtomicFile {
     target: PathBuf,
-    tmp: NamedTempFile,
+    /// `None`: the target is not a regular file, and is written in place.
+    tmp: Option<NamedTempFile>,
 }
 
 impl AtomicFile {
     /// Creates the temporary file beside `target`, failing at once if the
     /// folder is missing or not writable, or `target` is a folder.
     pub(crate) fn create(target: &Path) -> Result<AtomicFile, OutputError> {
-        if target.is_dir() {
-            return Err(OutputError::IsFolder(target.to_owned()));
+        let mut target = target.to_owned();
+        if let Ok(meta) = std::fs::metadata(&target) {
+            if meta.is_dir() {
+                return Err(OutputError::IsFolder(target));
+            }
+            if !meta.is_file() {
+                return Ok(AtomicFile { target, tmp: None });
+            }
+            let link = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_symlink());
+            if link {
+                target = std::fs::canonicalize(&target).map_err(|source| OutputError::Create {
+                    path: target.clone(),
+                    source,
+                })?;
+            }
         }
+        let target = target.as_path();
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -66,18 +86,26 @@ impl AtomicFile {
             })?;
         Ok(AtomicFile {
             target: target.to_owned(),
-            tmp,
+            tmp: Some(tmp),
         })
     }
 
-    /// Writes `bytes`, syncs them, and renames the file into place.
-    pub(crate) fn commit(mut self, bytes: &[u8]) -> Result<(), OutputError> {
+    /// Writes `bytes`, syncs them, and renames the file into place (or
+    /// writes them in place, when the target is not a regular file).
+    pub(crate) fn commit(self, bytes: &[u8]) -> Result<(), OutputError> {
         let write_err = |source| OutputError::Write {
             path: self.target.clone(),
             source,
         };
-        self.tmp.write_all(bytes).map_err(write_err)?;
-        self.tmp.as_file().sync_all().map_err(write_err)?;
+        let Some(mut tmp) = self.tmp else {
+            let mut device = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&self.target)
+                .map_err(write_err)?;
+            return device.write_all(bytes).map_err(write_err);
+        };
+        tmp.write_all(bytes).map_err(write_err)?;
+        tmp.as_file().sync_all().map_err(write_err)?;
         // A new file gets the permissions an ordinary `create` would give it
         // (the temporary file is 0600); an existing file keeps its own.
         let mode = match std::fs::metadata(&self.target) {
@@ -85,10 +113,10 @@ impl AtomicFile {
             Err(_) => default_permissions(),
         };
         if let Some(mode) = mode {
-            let _ = self.tmp.as_file().set_permissions(mode);
+            let _ = tmp.as_file().set_permissions(mode);
         }
         let target = self.target.clone();
-        self.tmp.persist(&target).map_err(|e| OutputError::Write {
+        tmp.persist(&target).map_err(|e| OutputError::Write {
             path: target,
             source: e.error,
         })?;
@@ -225,6 +253,44 @@ pub(crate) fn write(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_is_written_in_place_and_stays_a_fifo() {
+        // `-o /dev/null`, `-o /dev/stdout` and a pipe are written in place:
+        // a rename would replace the device node itself.
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("pipe");
+        nix::unistd::mkfifo(&p, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let reader = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                std::fs::File::open(p)
+                    .unwrap()
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            })
+        };
+        AtomicFile::create(&p).unwrap().commit(b"scores").unwrap();
+        assert_eq!(reader.join().unwrap(), "scores");
+        assert!(std::fs::metadata(&p).unwrap().file_type().is_fifo());
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_link_to_a_file_stays_a_link_and_its_file_is_replaced() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real.csv");
+        let link = t.path().join("link.csv");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        AtomicFile::create(&link).unwrap().commit(b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
 
     #[test]
     fn a_dropped_file_leaves_the_old_contents() {

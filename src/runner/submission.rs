@@ -250,7 +250,7 @@ impl<'a> SubmissionRunner<'a> {
                     self.queued = Some((next.id.clone(), None));
                 }
             }
-            self.boot_spare()?;
+            self.boot_spare();
             let Some((session, _)) = self.current.as_mut() else {
                 unreachable!("started above")
             };
@@ -326,21 +326,19 @@ impl<'a> SubmissionRunner<'a> {
 
     /// A submission that timed out is likely to again: its next process
     /// boots while this case runs.
-    fn boot_spare(&mut self) -> Result<(), SessionError> {
+    fn boot_spare(&mut self) {
         if self.timeout_confirmed
             && self.spare.is_none()
             && self.cfg.sandbox == SandboxKind::Namespaces
             && !self.forks()
         {
             // A spare that cannot start (the running session fills the
-            // slot) is simply not there.
-            self.spare = match launch(self.cfg, &self.prepared, self.slot, None, true, false) {
-                Ok(spare) => spare,
-                Err(e) if e.is_students() => None,
-                Err(e) => return Err(e),
-            };
+            // slot, or anything else) is simply not there: the next start
+            // is an ordinary one, which says what is wrong if something is.
+            self.spare = launch(self.cfg, &self.prepared, self.slot, None, true, false)
+                .ok()
+                .flatten();
         }
-        Ok(())
     }
 
     /// The session answered another case than the one asked: it is ended,

@@ -85,7 +85,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref())?;
+        let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref(), beside)?;
         drop(req_read);
         drop(resp_write);
         let group = Group(child.id() as i32);
@@ -220,14 +220,21 @@ enum Beside {
 }
 
 /// Spawns `command`, waiting and retrying while the system refuses a new
-/// task (EAGAIN). A refusal that outlasts [`SPAWN_PATIENCE`] while the
+/// task (EAGAIN), for [`SPAWN_PATIENCE`]; a spare, which boots while a case
+/// runs on the clock, is tried once (a refusal means no spare, never a
+/// wait). A refusal that outlasts the patience while the
 /// slot's cgroup still holds tasks is the student's (their own processes
 /// fill it); otherwise it is the harness's.
 fn spawn_patiently(
     command: &mut std::process::Command,
     cgroup: Option<&SlotGroup>,
+    beside: Beside,
 ) -> Result<Child, SessionError> {
-    let until = Instant::now() + SPAWN_PATIENCE;
+    let patience = match beside {
+        Beside::Nothing => SPAWN_PATIENCE,
+        Beside::Live => Duration::ZERO,
+    };
+    let until = Instant::now() + patience;
     let mut pause = Duration::from_millis(5);
     loop {
         // Never while a program file is being written (see `unix::forking`).

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use super::{Event, Session, SessionError};
 use crate::outcome::Death;
-use crate::runner::protocol::{Message, Request};
 use crate::runner::cgroup::SlotGroup;
+use crate::runner::protocol::{Message, Request};
 use crate::runner::sandbox::SandboxKind;
 use crate::runner::unix;
 
