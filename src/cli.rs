@@ -187,11 +187,12 @@ pub(crate) struct RunArgs {
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
     /// Whether a Python submission's process imports the student's file once and forks a
-    /// new worker from that state after a timeout or a crash: `auto` (default: where each
-    /// student's session has a cgroup of its own) or `off` (a new Python and import each
-    /// time, as before). Verdicts are the same either way.
+    /// new worker from that state after a timeout or a crash: `off` (default: a new Python
+    /// and import each time) or `auto` (where each student's session has a cgroup of its own;
+    /// faster on cohorts that loop or crash, but a forked worker is not exactly a fresh
+    /// process, and a few kinds of code get another verdict: see the README).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_ZYGOTE",
-        default_value_t = ZygoteMode::Auto)]
+        default_value_t = ZygoteMode::Off)]
     pub zygote: ZygoteMode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,

@@ -64,7 +64,7 @@ pub(super) fn sandbox_config(
         uids: isolation.uids,
         cxx,
         build: cxx::BuildSettings::default(),
-        zygote: ZygoteMode::Auto,
+        zygote: ZygoteMode::Off,
     })
 }
 

@@ -191,11 +191,21 @@ def flush_student_streams():
 
 
 def open_fds():
-    """The descriptors open now, or None when /proc cannot say."""
+    """The descriptors open now, each with the file it names (device and
+    inode: a descriptor number closed and opened again names another file),
+    or None when /proc cannot say."""
     try:
-        return set(os.listdir("/proc/self/fd"))
+        names = os.listdir("/proc/self/fd")
     except OSError:
         return None
+    fds = {}
+    for name in names:
+        try:
+            st = os.fstat(int(name))
+            fds[name] = (st.st_dev, st.st_ino)
+        except (OSError, ValueError):
+            fds[name] = None
+    return fds
 
 
 def forkable(fds_before):
@@ -256,16 +266,20 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def start_worker(channel, early, serve_calls):
+def start_worker(channel, early, serve_calls, student_sigchld):
     """Forks a worker that answers the calls in `early` and then those it
     reads itself from the request channel: its pid, or None and why no
-    worker could start."""
+    worker could start. The worker gets back the student's SIGCHLD setting,
+    which the zygote changed for itself."""
+    import signal
     pid, why = fork_patiently()
     if pid is None:
         return None, why
     if pid == 0:
         code = 70
         try:
+            if student_sigchld is not None:
+                signal.signal(signal.SIGCHLD, student_sigchld)
             serve_calls(Channel(channel.in_fd, channel.out_fd, early))
             flush_student_streams()
             code = 0
@@ -291,6 +305,7 @@ def zygote(channel, serve_calls, spawn, wait):
     """The zygote's loop (see the module doc): a worker for the requests
     read, the worker's end said, and every request dropped until `resume`."""
     import signal
+    student_sigchld = signal.getsignal(signal.SIGCHLD)
     pending, dropping = b"", False
     while True:
         while dropping and b"\n" in pending:
@@ -301,7 +316,7 @@ def zygote(channel, serve_calls, spawn, wait):
             # reaped (SIGCHLD ignored reaps them unasked, and waitpid
             # could not say how the worker ended).
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            pid, why = spawn(channel, pending, serve_calls)
+            pid, why = spawn(channel, pending, serve_calls, student_sigchld)
             pending, dropping = b"", True
             if pid is None:
                 channel.send({"type": "ended", "code": None, "signal": None, "note": why})

@@ -245,7 +245,10 @@ impl<'a> SubmissionRunner<'a> {
                 Some((id, Some(begun))) if id == case.id => Ok(begun),
                 _ => session.send(&request),
             };
-            if let (Ok(_), Some(next)) = (&sent, next) {
+            // A function given up on is not run again: its case must not be
+            // queued either, or its death would be charged to the case after.
+            let ahead = next.filter(|n| !self.last_death.contains_key(&n.function));
+            if let (Ok(_), Some(next)) = (&sent, ahead) {
                 if send_ahead(session, functions, next) {
                     self.queued = Some((next.id.clone(), None));
                 }

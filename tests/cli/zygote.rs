@@ -133,3 +133,28 @@ fn a_restart_after_a_timeout_is_a_fork_not_a_new_import() {
     }
     assert_eq!(imports(&student), 1, "{}", student["stdout"]);
 }
+
+#[test]
+fn a_function_given_up_on_costs_no_other_function_a_case() {
+    // After willfinish's first deaths its cases are not run; the one queued
+    // behind the last whowins-before-it used to run anyway and die on the
+    // clock of the case after it (`whowins/r001` died "with code 3").
+    for mode in ["off", "auto"] {
+        let out = salgrade()
+            .args([
+                "check", "--format", "json", "--cases", "2", "--zygote", mode,
+            ])
+            .arg(fixtures().join("state/exits_in_every_willfinish/salbLLfunctions.py"))
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let student = &report["students"][0];
+        for (case, (verdict, detail)) in crate::case_verdicts(student) {
+            if case.starts_with("willfinish/") {
+                assert_eq!(verdict, "process_died", "{mode} {case}: {detail}");
+            } else {
+                assert_eq!(verdict, "pass", "{mode} {case}: {detail}");
+            }
+        }
+    }
+}
