@@ -97,7 +97,10 @@ class Channel:
         return json.loads(line)
 
     def send(self, message):
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        # A lone surrogate (a student's str can hold one) is not UTF-8 and
+        # not JSON: it goes as "?", so the answer is judged, not the process.
+        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        data = (text + "\n").encode("utf-8", "replace")
         view = memoryview(data)
         while view:
             written = os.write(self.out_fd, view)

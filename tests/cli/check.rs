@@ -288,3 +288,22 @@ fn what_the_code_printed_is_cut_to_a_screen() {
     assert!(text.len() < 20_000, "{} bytes", text.len());
     assert!(text.contains("more characters]"), "{text}");
 }
+
+#[test]
+fn a_lone_surrogate_is_a_wrong_type_not_a_dead_process() {
+    // The third `willfinish` call returns "\ud800". JSON cannot carry it,
+    // and it once ended the process as a malformed answer.
+    let out = salgrade()
+        .args(["check", "--format", "json", "--cases", "2"])
+        .arg(crate::fixtures().join("state/names_a_lone_surrogate/salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed: Vec<_> = crate::case_verdicts(&report["students"][0])
+        .into_iter()
+        .filter(|(_, (v, _))| v != "pass")
+        .map(|(case, (v, _))| (case, v))
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].1, "wrong_type", "{failed:?}");
+}
