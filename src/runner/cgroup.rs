@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
@@ -71,6 +72,9 @@ pub(crate) struct SlotGroup {
     dirs: Vec<PathBuf>,
     version: Version,
     memory_dir: Option<PathBuf>,
+    /// The `pids.max` last written, so a session start writes it only
+    /// when it changes.
+    max_processes: Arc<AtomicU64>,
 }
 
 struct Mount<'a> {
@@ -281,6 +285,7 @@ impl Cgroups {
             dirs,
             version: self.version,
             memory_dir,
+            max_processes: Arc::new(AtomicU64::new(self.max_processes)),
         };
         slots.insert(slot, group.clone());
         Ok(group)
@@ -368,8 +373,7 @@ impl SessionGroup {
 
     /// The processes in the session's cgroup now (host PIDs).
     pub(crate) fn procs(&self) -> Option<Vec<i32>> {
-        let text = fs::read_to_string(self.dir.join("cgroup.procs")).ok()?;
-        Some(text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        listed(&self.dir)
     }
 
     /// Kills every process in the session's cgroup but those in `keep`
@@ -379,24 +383,9 @@ impl SessionGroup {
     /// after [`SWEEP_PATIENCE`] (then only ending the whole session is
     /// certain).
     pub(crate) fn kill_all_but(&self, keep: &[i32]) -> Option<Vec<i32>> {
-        let until = Instant::now() + SWEEP_PATIENCE;
-        let mut killed = Vec::new();
-        loop {
-            let mut others = self.procs()?;
-            others.retain(|p| !keep.contains(p));
-            if others.is_empty() {
-                return Some(killed);
-            }
-            if Instant::now() >= until {
-                return None;
-            }
-            for pid in others {
-                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-                if !killed.contains(&pid) {
-                    killed.push(pid);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        match kill_listed(&self.dir, keep) {
+            (killed, true) => Some(killed),
+            (_, false) => None,
         }
     }
 
@@ -410,7 +399,7 @@ impl SessionGroup {
     }
 }
 
-/// How long [`SessionGroup::kill_all_but`] keeps killing before it gives up.
+/// How long [`kill_listed`] keeps killing before it gives up.
 const SWEEP_PATIENCE: Duration = Duration::from_millis(500);
 
 /// How a cgroup's CPU time is written.
@@ -476,7 +465,7 @@ fn remove_stale(dir: &Path) {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             if e.path().is_dir() {
-                kill_listed(&e.path());
+                kill_listed(&e.path(), &[]);
                 remove_tree(&e.path());
             }
         }
@@ -484,25 +473,39 @@ fn remove_stale(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
-/// SIGKILLs every process listed in `dir`'s `cgroup.procs` until none is
-/// left (a fork racing the kill shows up in the next read), for at most
-/// half a second. Returns every pid it saw.
-fn kill_listed(dir: &Path) -> Vec<i32> {
-    let until = Instant::now() + Duration::from_millis(500);
-    let mut seen = Vec::new();
+/// The processes listed in `dir`'s `cgroup.procs` (host PIDs); `None` when
+/// it cannot be read.
+fn listed(dir: &Path) -> Option<Vec<i32>> {
+    let text = fs::read_to_string(dir.join("cgroup.procs")).ok()?;
+    Some(text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+}
+
+/// SIGKILLs every process listed in `dir`'s `cgroup.procs` but those in
+/// `keep` until none is left (a fork racing the kill shows up in the next
+/// read), for at most [`SWEEP_PATIENCE`]. Returns every pid it killed, and
+/// whether only `keep` was left at the end (not when the list could not be
+/// read, or some outlived the patience).
+fn kill_listed(dir: &Path, keep: &[i32]) -> (Vec<i32>, bool) {
+    let until = Instant::now() + SWEEP_PATIENCE;
+    let mut killed = Vec::new();
     loop {
-        let text = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-        let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
-        if pids.is_empty() || Instant::now() >= until {
-            return seen;
+        let Some(mut pids) = listed(dir) else {
+            return (killed, false);
+        };
+        pids.retain(|p| !keep.contains(p));
+        if pids.is_empty() {
+            return (killed, true);
+        }
+        if Instant::now() >= until {
+            return (killed, false);
         }
         for pid in pids {
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            if !seen.contains(&pid) {
-                seen.push(pid);
+            if !killed.contains(&pid) {
+                killed.push(pid);
             }
         }
-        std::thread::sleep(Duration::from_millis(2));
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -510,7 +513,12 @@ impl SlotGroup {
     /// Sets how many processes the slot's next session may hold (the run's
     /// limit, or one more for a zygote, which is not the student's).
     pub(crate) fn cap_processes(&self, max: u64) -> Result<(), String> {
-        write(&self.dirs[0].join("pids.max"), &max.to_string())
+        if self.max_processes.load(Ordering::Relaxed) == max {
+            return Ok(());
+        }
+        write(&self.dirs[0].join("pids.max"), &max.to_string())?;
+        self.max_processes.store(max, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Opens the `cgroup.procs` files a child writes `0` to, to join.
@@ -537,7 +545,7 @@ impl SlotGroup {
             // cgroup.kill (Linux 5.14+) kills the whole subtree at once.
             let _ = fs::write(self.dirs[0].join("cgroup.kill"), "1");
         }
-        let seen = kill_listed(&self.dirs[0]);
+        let (seen, _) = kill_listed(&self.dirs[0], &[]);
         let orphans: Vec<i32> = seen
             .into_iter()
             .filter(|&p| Some(p as u32) != spawned)

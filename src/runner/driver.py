@@ -321,11 +321,8 @@ def zygote(channel, serve_calls, spawn, wait):
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             pid, why = spawn(channel, pending, serve_calls, student_sigchld)
             pending, dropping = b"", True
-            if pid is None:
-                channel.send({"type": "ended", "code": None, "signal": None, "note": why})
-                continue
-            code, sig = wait(pid)
-            channel.send({"type": "ended", "code": code, "signal": sig, "note": None})
+            code, sig = (None, None) if pid is None else wait(pid)
+            channel.send({"type": "ended", "code": code, "signal": sig, "note": why})
             continue
         if len(pending) > MAX_LINE:
             return
@@ -354,7 +351,7 @@ def main():
     # module was imported, and compares against what they were then.
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
     answer_calls, spawn, wait_end, loop = serve, start_worker, wait_for_end, zygote
-    can_fork, fds_before = forkable, open_fds()
+    can_fork, fds_before = forkable, (open_fds() if forking else None)
     import resource
     baseline = take_fingerprint()
     if forking:
