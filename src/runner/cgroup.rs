@@ -75,6 +75,10 @@ pub(crate) struct SlotGroup {
     /// The `pids.max` last written, so a session start writes it only
     /// when it changes.
     max_processes: Arc<AtomicU64>,
+    /// The run's memory limit, and how much more the slot's limit holds
+    /// now (a zygote's own pages, which its worker copies).
+    max_memory: u64,
+    memory_extra: Arc<AtomicU64>,
 }
 
 struct Mount<'a> {
@@ -286,6 +290,8 @@ impl Cgroups {
             version: self.version,
             memory_dir,
             max_processes: Arc::new(AtomicU64::new(self.max_processes)),
+            max_memory: self.max_memory,
+            memory_extra: Arc::new(AtomicU64::new(0)),
         };
         slots.insert(slot, group.clone());
         Ok(group)
@@ -519,6 +525,55 @@ impl SlotGroup {
         write(&self.dirs[0].join("pids.max"), &max.to_string())?;
         self.max_processes.store(max, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// Sets the slot's memory limit to the run's plus `extra` bytes: a
+    /// zygote's pages, which its worker copies before its first case, so
+    /// that the worker has what a fresh process would (0 for any other
+    /// session). Written only when it changes.
+    pub(crate) fn extend_memory(&self, extra: u64) -> Result<(), String> {
+        let Some(dir) = &self.memory_dir else {
+            return Ok(());
+        };
+        let before = self.memory_extra.load(Ordering::Relaxed);
+        if before == extra {
+            return Ok(());
+        }
+        let limit = self.max_memory.saturating_add(extra).to_string();
+        match self.version {
+            Version::V2 => write(&dir.join("memory.max"), &limit)?,
+            Version::V1 => {
+                // memory+swap may never be below memory: raise it first,
+                // lower it last. Swap accounting is optional.
+                let (limit_file, memsw) = (
+                    dir.join("memory.limit_in_bytes"),
+                    dir.join("memory.memsw.limit_in_bytes"),
+                );
+                if extra > before {
+                    let _ = write(&memsw, &limit);
+                    write(&limit_file, &limit)?;
+                } else {
+                    write(&limit_file, &limit)?;
+                    let _ = write(&memsw, &limit);
+                }
+            }
+        }
+        self.memory_extra.store(extra, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The anonymous memory the slot's processes hold now (their own
+    /// pages, not the files they read), where the memory controller says.
+    pub(crate) fn anonymous_memory(&self) -> Option<u64> {
+        let dir = self.memory_dir.as_ref()?;
+        let key = match self.version {
+            Version::V2 => "anon ",
+            Version::V1 => "total_rss ",
+        };
+        fs::read_to_string(dir.join("memory.stat"))
+            .ok()?
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.trim().parse().ok())
     }
 
     /// Opens the `cgroup.procs` files a child writes `0` to, to join.

@@ -6,18 +6,23 @@ It names no assignment. Its command line is
 
 MODE is `fork` or `single`. With `single` this one process answers every
 call, one after the other. With `fork` the process is a zygote: it imports
-the student's module once and, when the first call arrives, forks ONE worker
-from that post-import state, which reads and answers call after call on the
-request channel exactly as `single` does (state a call leaves reaches the
-next call, as in one program). The zygote does nothing while its worker
-lives: it waits for the worker's end. When the worker ends (it died, or
-salgrade killed it at a deadline) the zygote says so (`ended`) and reads
-and drops every request until `resume`, which salgrade sends once it has
-killed whatever the worker left running; what follows `resume` is answered
-by a new worker forked from the same pristine state: a restart without a
-new Python, a new import or a new cgroup migration. salgrade uses `fork`
-only where the session has a cgroup of its own (the clock of a whole
-process tree's CPU time).
+the student's module once and says `ready`; then, at each `resume` from
+salgrade, it forks ONE worker from that post-import state. The worker first
+copies every page it shares with the zygote (so that no copy-on-write fault
+is charged to a case's CPU clock), says `forked`, and then reads and answers
+call after call on the request channel exactly as `single` does (state a
+call leaves reaches the next call, as in one program). The zygote does
+nothing while its worker lives: it waits for the worker's end. When the
+worker ends (it died, or salgrade killed it at a deadline) the zygote says
+so (`ended`) and reads and drops every request until `resume`, which
+salgrade sends once it has killed whatever the worker left running. Before
+it forks again, the zygote compares the places a student can write (the
+session folder, /tmp, /dev/shm) with what they were after the import: if
+anything differs it says `spent` and exits, and salgrade starts a new
+process, which finds them fresh. A restart is thus a fork, without a new
+Python, a new import or a new cgroup migration, whenever the fork is what a
+new process would be. salgrade uses `fork` only where the session has a
+cgroup of its own (the clock of a whole process tree's CPU time).
 
 With LINT (a lint request as JSON), it first checks the student's file
 against the container rule with the checker beside it (`_salgrade_lint.py`)
@@ -54,6 +59,12 @@ MAX_LINE = 64 * 1024 * 1024
 # itself: its worker could copy all of it, which the student's memory
 # limit would count twice.
 MAX_ZYGOTE_BYTES = 64 * 1024 * 1024
+# More entries than this in the places a student can write, and a fork is
+# declined: comparing them before each fork would cost more than a start.
+MAX_PLACE_ENTRIES = 2000
+WRITABLE_PLACES = ("/tmp", "/dev/shm")
+MADV_POPULATE_WRITE = 23  # Linux 5.14
+CHUNK_PAGES = 1 << 16
 RESUME = b'{"type":"resume"'
 STUDENT_FILE = "?"
 
@@ -193,6 +204,19 @@ def flush_student_streams():
             pass
 
 
+def anonymous_bytes():
+    """This process's anonymous resident memory (what the memory cgroup
+    counts as its own), or 0 when /proc cannot say."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def open_fds():
     """The descriptors open now, each with the file it names (device and
     inode: a descriptor number closed and opened again names another file),
@@ -211,11 +235,14 @@ def open_fds():
     return fds
 
 
-def forkable(fds_before):
+def forkable(fds_before, watch, places):
     """Whether a worker forked now would be what a fresh process that
     imported the file again is: None, or why not. A fork leaves threads
-    behind, shares open files' offsets with the zygote, and may copy what
-    the import made (the worker's memory would count it twice)."""
+    behind, shares open files' offsets with the zygote, and copies what
+    the import made (the worker's memory would count it twice). Student
+    code that would run in the zygote itself (a profiler, an audit hook,
+    a fork handler, a collector callback) could change the state every
+    worker starts from."""
     try:
         if len(os.listdir("/proc/self/task")) != 1:
             return "threads"
@@ -225,6 +252,13 @@ def forkable(fds_before):
             return "threads"
     if fds_before is None or open_fds() != fds_before:
         return "open files"
+    import gc
+    if sys.getprofile() is not None or sys.gettrace() is not None or gc.callbacks:
+        return "code that runs in the zygote"
+    if watch.hooked:
+        return "code that runs in the zygote"
+    if watch.madvise is None:
+        return "no pre-copy of the pages"
     try:
         with open("/proc/self/statm") as f:
             resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -232,7 +266,133 @@ def forkable(fds_before):
         return "memory unknown"
     if resident > MAX_ZYGOTE_BYTES:
         return "memory"
+    if places() is None:
+        return "files"
     return None
+
+
+class Watch:
+    """Set up before the student's import in `fork` mode: notices student
+    code that would run inside the zygote later (an audit hook it adds, a
+    fork handler it registers), and finds `madvise` for the pre-copy."""
+
+    def __init__(self):
+        self.hooked = False
+        self.madvise = find_madvise()
+        sys.addaudithook(self.audit)
+        import posix
+        real = posix.register_at_fork
+        student_dir = os.getcwd() + os.sep
+
+        def register_at_fork(*args, **kwargs):
+            caller = sys._getframe(1).f_code.co_filename
+            if os.path.abspath(caller).startswith(student_dir):
+                self.hooked = True
+            return real(*args, **kwargs)
+
+        os.register_at_fork = posix.register_at_fork = register_at_fork
+
+    def audit(self, event, args):
+        if event == "sys.addaudithook":
+            self.hooked = True
+
+
+def find_madvise():
+    """libc's madvise, when this kernel can pre-copy pages with it
+    (MADV_POPULATE_WRITE); None otherwise."""
+    try:
+        import ctypes
+        import mmap
+        libc = ctypes.CDLL(None, use_errno=True)
+        madvise = libc.madvise
+        madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        madvise.restype = ctypes.c_int
+        page = mmap.PAGESIZE
+        probe = mmap.mmap(-1, page)
+        try:
+            view = ctypes.c_char.from_buffer(probe)
+            works = madvise(ctypes.addressof(view), page, MADV_POPULATE_WRITE) == 0
+            del view
+        finally:
+            probe.close()
+        return madvise if works else None
+    except (ImportError, OSError, AttributeError, ValueError, TypeError):
+        return None
+
+
+def shared_pages():
+    """The (address, length) runs of pages present in this process's
+    private writable mappings: what a worker forked from it shares until it
+    writes there. Read from /proc/self/maps and the present and swapped
+    bits of /proc/self/pagemap (readable without privileges)."""
+    import re
+    page = os.sysconf("SC_PAGE_SIZE")
+    # The high byte of each little-endian 64-bit entry: bit 63 present,
+    # bit 62 swapped.
+    table = bytes(b"P"[0] if b & 0xC0 else b"."[0] for b in range(256))
+    runs = []
+    with open("/proc/self/maps") as f:
+        maps = f.read().splitlines()
+    fd = os.open("/proc/self/pagemap", os.O_RDONLY)
+    try:
+        for line in maps:
+            fields = line.split()
+            if len(fields) < 2 or fields[1][1] != "w" or fields[1][3] != "p":
+                continue
+            if len(fields) > 5 and fields[5].startswith("[v"):
+                continue  # [vvar], [vdso], [vsyscall]
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            # In chunks of 64 Ki pages: a huge mapping the import reserved
+            # and never touched costs no more memory to read.
+            for chunk in range(low, high, CHUNK_PAGES * page):
+                count = min(CHUNK_PAGES, (high - chunk) // page)
+                entries = os.pread(fd, count * 8, (chunk // page) * 8)
+                marks = entries[7::8].translate(table)
+                for run in re.finditer(rb"P+", marks):
+                    runs.append((chunk + run.start() * page, (run.end() - run.start()) * page))
+    finally:
+        os.close(fd)
+    return runs
+
+
+def places_state(roots):
+    """Everything in the places a student can write, each entry with its
+    mode, inode, size and times; None when there are too many to compare."""
+    state = {}
+    stack = []
+    for root in roots:
+        try:
+            st = os.stat(root, follow_symlinks=False)
+        except OSError:
+            continue
+        state[root] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        stack.append(root)
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if len(state) > MAX_PLACE_ENTRIES:
+                        return None
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        state[entry.path] = None
+                        continue
+                    state[entry.path] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns,
+                                         st.st_ctime_ns)
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError as exc:
+            state[folder + "/"] = ("unreadable", exc.errno)
+    return state
+
+
+def precopy(madvise, runs):
+    """Writes to (copies) every page this worker shares with its zygote,
+    before any case's clock runs."""
+    for address, length in runs:
+        madvise(address, length, MADV_POPULATE_WRITE)
 
 
 def fork_patiently():
@@ -269,11 +429,12 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def start_worker(channel, early, serve_calls, student_sigchld):
-    """Forks a worker that answers the calls in `early` and then those it
-    reads itself from the request channel: its pid, or None and why no
-    worker could start. The worker gets back the student's SIGCHLD setting,
-    which the zygote changed for itself."""
+def start_worker(channel, early, serve_calls, student, madvise, runs):
+    """Forks a worker that copies the pages it shares with the zygote, says
+    `forked`, and then answers the calls in `early` and those it reads
+    itself from the request channel: its pid, or None and why no worker
+    could start. The worker gets back the student's SIGCHLD setting and
+    signal mask and collector, which the zygote changed for itself."""
     import signal
     pid, why = fork_patiently()
     if pid is None:
@@ -281,8 +442,15 @@ def start_worker(channel, early, serve_calls, student_sigchld):
     if pid == 0:
         code = 70
         try:
-            if student_sigchld is not None:
-                signal.signal(signal.SIGCHLD, student_sigchld)
+            sigchld, mask, collecting = student
+            if sigchld is not None:
+                signal.signal(signal.SIGCHLD, sigchld)
+            if collecting:
+                import gc
+                gc.enable()
+            precopy(madvise, runs)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            channel.send({"type": "forked"})
             serve_calls(Channel(channel.in_fd, channel.out_fd, early))
             flush_student_streams()
             code = 0
@@ -304,32 +472,51 @@ def wait_for_end(pid):
             return os.WEXITSTATUS(status), None
 
 
-def zygote(channel, serve_calls, spawn, wait):
-    """The zygote's loop (see the module doc): a worker for the requests
-    read, the worker's end said, and every request dropped until `resume`."""
+def zygote(channel, serve_calls, spawn, wait, places, madvise):
+    """The zygote's loop (see the module doc): at each `resume`, a worker
+    (or `spent`, when the places a student writes changed), its end said,
+    and every request dropped until the next `resume`."""
     import signal
-    student_sigchld = signal.getsignal(signal.SIGCHLD)
-    pending, dropping = b"", False
+    # No student code runs in the zygote from here on: not a signal
+    # handler (signals wait, blocked, and the worker unblocks them), not a
+    # finaliser in a collection (collecting waits too, and a worker
+    # collects as a fresh process would, from the same state).
+    import gc
+    student = (signal.getsignal(signal.SIGCHLD),
+               signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals()),
+               gc.isenabled())
+    gc.disable()
+    # The student's import may have changed how children are reaped
+    # (SIGCHLD ignored reaps them unasked, and waitpid could not say how
+    # the worker ended).
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    runs = shared_pages()
+    after_import = places()
+    pending = b""
     while True:
-        while dropping and b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            dropping = not line.startswith(RESUME)
-        if pending and not dropping:
-            # The student's import may have changed how children are
-            # reaped (SIGCHLD ignored reaps them unasked, and waitpid
-            # could not say how the worker ended).
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            pid, why = spawn(channel, pending, serve_calls, student_sigchld)
-            pending, dropping = b"", True
-            code, sig = (None, None) if pid is None else wait(pid)
-            channel.send({"type": "ended", "code": code, "signal": sig, "note": why})
-            continue
-        if len(pending) > MAX_LINE:
+        resumed = False
+        while not resumed:
+            while b"\n" in pending and not resumed:
+                line, pending = pending.split(b"\n", 1)
+                resumed = line.startswith(RESUME)
+            if resumed:
+                break
+            if len(pending) > MAX_LINE:
+                return
+            data = os.read(channel.in_fd, 1 << 16)
+            if not data:
+                return
+            pending += data
+        if places() != after_import:
+            channel.send({"type": "spent", "why": "the submission changed its files"})
             return
-        data = os.read(channel.in_fd, 1 << 16)
-        if not data:
+        pid, why = spawn(channel, pending, serve_calls, student, madvise, runs)
+        if pid is None:
+            channel.send({"type": "spent", "why": why})
             return
-        pending += data
+        pending = b""
+        code, sig = wait(pid)
+        channel.send({"type": "ended", "code": code, "signal": sig, "note": None})
 
 
 def main():
@@ -352,10 +539,19 @@ def main():
     run_call, take_fingerprint, tampered = call, fingerprint, dict(TAMPERED)
     answer_calls, spawn, wait_end, loop = serve, start_worker, wait_for_end, zygote
     can_fork, fds_before = forkable, (open_fds() if forking else None)
+    student_places = (os.getcwd(),) + WRITABLE_PLACES
+
+    def places():
+        return places_state(student_places)
+
     import resource
     baseline = take_fingerprint()
-    if forking:
-        import gc
+    # What the zygote's own machinery holds (not the student's, nor a fresh
+    # process's): the worker copies it too, so salgrade adds it to the
+    # worker's memory limit.
+    anonymous_before = anonymous_bytes() if forking else 0
+    watch = Watch() if forking else None
+    overhead = max(0, anonymous_bytes() - anonymous_before) if forking else 0
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
@@ -372,7 +568,7 @@ def main():
             functions[name] = adapter.find(module, name) is not None
         except BaseException:
             functions[name] = False
-    if forking and can_fork(fds_before) is not None:
+    if forking and can_fork(fds_before, watch, places) is not None:
         # A worker forked now would differ from a fresh process (see
         # `forkable`): this process answers the calls itself, as in `single`
         # mode, with the student's process limit (salgrade gave a zygote one
@@ -381,20 +577,16 @@ def main():
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
         if 1 < soft != resource.RLIM_INFINITY:
             resource.setrlimit(resource.RLIMIT_NPROC, (soft - 1, hard))
-    if forking:
-        # Everything made so far stays where it is: a collection in a worker
-        # would otherwise write to (and so copy) every page holding it.
-        gc.freeze()
     channel.send({"type": "ready", "protocol": PROTOCOL,
                   "runtime": "Python " + sys.version.split()[0], "functions": functions,
-                  "forking": forking})
+                  "forking": forking, "overhead": overhead if forking else 0})
 
     def serve_calls(worker_channel):
         answer_calls(worker_channel, adapter, module, run_call, take_fingerprint, baseline,
                      tampered)
 
     if forking:
-        loop(channel, serve_calls, spawn, wait_end)
+        loop(channel, serve_calls, spawn, wait_end, places, watch.madvise)
     else:
         serve_calls(channel)
 

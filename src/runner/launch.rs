@@ -77,10 +77,12 @@ pub(super) fn launch(
 /// Whether the prepared submission's driver is a zygote that forks its
 /// worker (and each restart's) from its post-import state: Python, in a
 /// sandbox whose sessions each get a cgroup, the only clock of a process
-/// tree's CPU time.
+/// tree's CPU time, and a private `/tmp` and `/dev/shm` (the zygote
+/// compares them, with the session folder, to what they were after the
+/// import before each fork; under `rlimit` they are the machine's).
 pub(super) fn forking(cfg: &RunnerConfig, prepared: &Prepared<'_>) -> bool {
     matches!(prepared, Prepared::Python { .. })
         && cfg.zygote == ZygoteMode::Auto
-        && cfg.sandbox != SandboxKind::None
+        && matches!(cfg.sandbox, SandboxKind::Namespaces | SandboxKind::Bwrap)
         && cfg.cgroups.as_ref().is_some_and(|c| c.counts_cpu())
 }

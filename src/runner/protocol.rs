@@ -19,8 +19,9 @@
 //! `functions` says, for each function the assignment grades, whether the
 //! student's module defines it. `forking` (absent: false) says that a driver
 //! started in `fork` mode is a zygote (below); it answers the calls itself,
-//! as in `single` mode, when the student's import left threads running,
-//! which a fork would not carry into the worker. A `protocol` other than [`PROTOCOL`] is a
+//! as in `single` mode, when a fork would not be what a fresh process is
+//! (the import left threads, open files, much memory or many files, or
+//! code that would run in the zygote later). A `protocol` other than [`PROTOCOL`] is a
 //! harness error (an old driver beside a new binary).
 //!
 //! Runner → program, then one answer each:
@@ -35,24 +36,30 @@
 //! ```
 //!
 //! A driver started in `fork` mode (a zygote) forks one worker from its
-//! post-import state when the first call arrives; the worker reads the
-//! calls and sends the `result`s itself, while the zygote only waits for
-//! its end. When the worker ends (it died, or the runner killed it at a
-//! deadline) the zygote says how:
+//! post-import state at each `resume`, the first one right after `ready`.
+//! The worker copies the pages it shares with the zygote, says `forked`,
+//! then reads the calls and sends the `result`s itself, while the zygote
+//! only waits for its end. When the worker ends (it died, or the runner
+//! killed it at a deadline) the zygote says how:
 //!
 //! ```text
-//!   → {"type": "ended", "code": N | null, "signal": N | null, "note": null | TEXT}
 //! {"type": "resume"}
+//!   → {"type": "forked"}
+//!   | {"type": "spent", "why": TEXT}
+//!   ... calls and results, until the worker ends ...
+//!   → {"type": "ended", "code": N | null, "signal": N | null, "note": null}
 //! ```
 //!
-//! `code` is the worker's exit code, `signal` the signal that killed it, and
-//! `note` why no worker could be forked. The zygote does not know which
-//! call the worker was on, nor which it had read; the runner does (the one
-//! it awaits). After an `ended` the zygote reads and drops every request
-//! until `resume` (a line that begins exactly as above), which the runner
-//! sends once it has killed whatever the worker left in the session's
-//! cgroup; the runner then sends again what was not answered, and what
-//! follows `resume` is read by a new worker.
+//! `code` is the worker's exit code and `signal` the signal that killed it.
+//! The zygote does not know which call the worker was on, nor which it had
+//! read; the runner does (the one it awaits). After an `ended` the zygote
+//! reads and drops every request until `resume` (a line that begins exactly
+//! as above), which the runner sends once it has killed whatever the worker
+//! left in the session's cgroup, and waits for `forked` before it sends
+//! again what was not answered. `spent` says that the zygote exited
+//! instead of forking: the places a student can write differ from what
+//! they were after the import, or no process could start. The runner then
+//! starts a new process, as without a zygote.
 //!
 //! `INPUT` is the case's input exactly as in the case file; the assignment's
 //! adapter turns it into arguments. `OUTCOME` is
@@ -107,6 +114,10 @@ pub(crate) enum Message {
         functions: BTreeMap<String, bool>,
         #[serde(default)]
         forking: bool,
+        /// Bytes of anonymous memory a zygote's own machinery holds (set
+        /// up before the student's import), which each worker copies.
+        #[serde(default)]
+        overhead: u64,
     },
     ImportFailed {
         error: RaisedError,
@@ -121,6 +132,15 @@ pub(crate) enum Message {
     },
     Unreadable {
         error: String,
+    },
+    /// A zygote's new worker, forked at `resume`, has copied the pages it
+    /// shares with the zygote and reads calls now.
+    Forked {},
+    /// A zygote that will fork no more (the places a student writes
+    /// changed since the import, or no process could start): it has
+    /// exited, and the next case needs a new process.
+    Spent {
+        why: Option<String>,
     },
     /// A zygote's worker has ended (see the module doc).
     Ended {
@@ -174,7 +194,12 @@ impl Message {
                     *note = Some(shown::entering(text, MAX_STRING));
                 }
             }
-            Message::Ready { .. } | Message::Linted { .. } => {}
+            Message::Spent { why } => {
+                if let Some(text) = why.take() {
+                    *why = Some(shown::entering(text, MAX_STRING));
+                }
+            }
+            Message::Ready { .. } | Message::Linted { .. } | Message::Forked {} => {}
         }
     }
 }
@@ -258,6 +283,31 @@ mod tests {
         assert!(Message::parse(r#"{"type":"result","case":"a"}"#).is_err());
         assert!(Message::parse(r#"{"type":"hello"}"#).is_err());
         assert!(Message::parse(r#"{"type":"ready","protocol":2,"functions":{"f":true}}"#).is_ok());
+    }
+
+    #[test]
+    fn a_zygotes_fork_and_its_end_decode() {
+        assert!(matches!(
+            Message::parse(r#"{"type":"forked"}"#),
+            Ok(Message::Forked {})
+        ));
+        let long = "y".repeat(50_000);
+        let Ok(Message::Spent { why: Some(why) }) =
+            Message::parse(&format!(r#"{{"type":"spent","why":"{long}"}}"#))
+        else {
+            panic!("not a spent zygote")
+        };
+        assert!(why.len() < MAX_STRING + 100);
+        let ready =
+            r#"{"type":"ready","protocol":2,"functions":{},"forking":true,"overhead":4096}"#;
+        assert!(matches!(
+            Message::parse(ready),
+            Ok(Message::Ready {
+                forking: true,
+                overhead: 4096,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -431,9 +431,19 @@ impl<'a> SubmissionRunner<'a> {
             self.linted = Some(run);
         }
         let problem = match started {
-            Started::Ready { functions, forking } => {
+            Started::Ready {
+                functions,
+                forking,
+                overhead,
+            } => {
                 if fork && forking {
-                    session.adopt_zygote()?;
+                    if !session.adopt_zygote(overhead)? {
+                        // The zygote could fork no first worker: this
+                        // student's cases run as without a zygote.
+                        self.collect_output(&session);
+                        self.single = true;
+                        return self.start();
+                    }
                 } else if fork {
                     session.zygote_declined(self.cfg.limits.processes)?;
                 }
@@ -463,11 +473,12 @@ impl<'a> SubmissionRunner<'a> {
         Some(self.died(&case.function, death))
     }
 
-    /// Whether the current session was a zygote and has gone.
+    /// Whether the current session's zygote was killed by the student's
+    /// code (not a session salgrade ended, for a malformed answer say).
     fn zygote_killed(&self) -> bool {
         self.current
             .as_ref()
-            .is_some_and(|(session, _)| session.is_zygote() && !session.is_live())
+            .is_some_and(|(session, _)| session.zygote_lost())
     }
 
     /// Whether the next session's driver is a zygote.

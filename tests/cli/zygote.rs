@@ -158,3 +158,94 @@ fn a_function_given_up_on_costs_no_other_function_a_case() {
         }
     }
 }
+
+/// The report of `check` on a state fixture, with `--zygote mode` and
+/// `extra` flags, and whether the header named a cgroup.
+fn check_state(fixture: &str, mode: &str, extra: &[&str]) -> (serde_json::Value, bool) {
+    let out = salgrade()
+        .args(["check", "--format", "json", "--zygote", mode])
+        .args(extra)
+        .arg(
+            fixtures()
+                .join("state")
+                .join(fixture)
+                .join("salbLLfunctions.py"),
+        )
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", crate::stderr_of(&out)));
+    let cgroup = report["sandbox"].as_str().unwrap_or("").contains("cgroup");
+    (report["students"][0].clone(), cgroup)
+}
+
+/// Each case's verdict (and the score) of a `check` student.
+fn case_verdicts_of(student: &serde_json::Value) -> BTreeMap<String, String> {
+    let mut all: BTreeMap<String, String> = crate::case_verdicts(student)
+        .into_iter()
+        .map(|(case, (verdict, _))| (case, verdict))
+        .collect();
+    all.insert("(score)".to_owned(), student["score"].to_string());
+    all
+}
+
+#[test]
+fn a_file_a_worker_leaves_is_not_there_for_the_next_worker() {
+    // `willfinish` loops on 2-square boards unless a file (in the session
+    // folder or /tmp) says it has been there; the looping call leaves both
+    // files. A fresh process finds neither, so each such case times out,
+    // the retry of the first too. A new worker forked in the same session
+    // found the files and passed (100 against 75 on a marker version):
+    // the zygote now compares the places a student writes with what they
+    // were after the import, and leaves the restart to a new process when
+    // they differ.
+    let (with, cgroup) = check_state("leaves_itself_a_file", "auto", &[]);
+    let (without, _) = check_state("leaves_itself_a_file", "off", &[]);
+    let (with, without) = (case_verdicts_of(&with), case_verdicts_of(&without));
+    let timeouts = without.values().filter(|v| *v == "timeout").count();
+    assert!(timeouts >= 2, "{without:?}");
+    assert_eq!(with, without, "cgroup: {cgroup}");
+}
+
+#[test]
+fn a_worker_copies_the_zygotes_pages_before_its_first_case() {
+    // The first `willfinish` call reads every entry of a 500,000-integer
+    // table built at import, and prints the minor page faults it took. A
+    // fresh process takes next to none; a worker that still shared the
+    // table's pages with its zygote would copy each on the case's CPU clock
+    // (about 5,000 faults: 30 ms against 8 ms on a bigger table, enough
+    // to time a case out).
+    let faults = |s: &serde_json::Value| -> u64 {
+        let out = s["stdout"].as_str().unwrap_or("");
+        out.split_whitespace()
+            .skip_while(|w| *w != "faults")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no fault count in {out:?}"))
+    };
+    let (with, cgroup) = check_state("sums_a_table_built_at_import", "auto", &[]);
+    let (without, _) = check_state("sums_a_table_built_at_import", "off", &[]);
+    assert!(faults(&without) < 500, "{}", without["stdout"]);
+    assert!(
+        faults(&with) < 500,
+        "a worker copied the zygote's pages during a case (cgroup: {cgroup}): {}",
+        with["stdout"]
+    );
+    assert_eq!(case_verdicts_of(&with), case_verdicts_of(&without));
+}
+
+#[test]
+fn a_worker_has_the_memory_a_fresh_process_has() {
+    // 50 MiB of the import's, then 48 MiB more in `willfinish`, under a
+    // 140 MiB limit: a fresh process passes. The worker's copy of the
+    // zygote's pages is counted a second time by the memory cgroup, so the
+    // slot's limit holds them on top; `whowins` (100 MiB more) is over the
+    // limit either way.
+    let flags = ["--memory-mb", "140"];
+    let (with, cgroup) = check_state("fills_memory_near_the_limit", "auto", &flags);
+    let (without, _) = check_state("fills_memory_near_the_limit", "off", &flags);
+    let (with, without) = (case_verdicts_of(&with), case_verdicts_of(&without));
+    assert_eq!(without["willfinish/e001"], "pass", "{without:?}");
+    assert_ne!(without["whowins/e001"], "pass", "{without:?}");
+    assert_eq!(with, without, "cgroup: {cgroup}");
+}

@@ -85,6 +85,8 @@ pub(crate) enum Started {
         functions: BTreeMap<String, bool>,
         /// The driver is a zygote (see the protocol's `forking`).
         forking: bool,
+        /// What the zygote's own machinery holds (the protocol's `overhead`).
+        overhead: u64,
     },
     ImportFailed(RaisedError),
     ImportTimedOut,

@@ -76,6 +76,7 @@ impl Session {
                     protocol,
                     functions,
                     forking,
+                    overhead,
                 }) if protocol == protocol::PROTOCOL => {
                     let depth = match cfg.sandbox {
                         SandboxKind::None | SandboxKind::Rlimit => 0,
@@ -85,7 +86,11 @@ impl Session {
                         session.cpu.get_or_insert(clock);
                         session.inner = inner;
                     }
-                    Started::Ready { functions, forking }
+                    Started::Ready {
+                        functions,
+                        forking,
+                        overhead,
+                    }
                 }
                 Ok(Message::Ready { protocol, .. }) => {
                     session.end();
@@ -254,6 +259,9 @@ impl Session {
                 self.kill_with_note("sent an oversized protocol line".to_owned()),
             )),
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                // A zygote's worker does not close the channel alone: the
+                // zygote went too.
+                self.note_zygote_lost();
                 Err(Waited::Died(self.reap_after_close()))
             }
             Err(RecvTimeoutError::Timeout) => Err(Waited::TimedOut),

@@ -202,6 +202,7 @@ fn join_groups(
         group.empty();
         group
             .cap_processes(processes)
+            .and_then(|()| group.extend_memory(0))
             .map_err(SessionError::Cgroup)?;
     }
     Ok(Groups {

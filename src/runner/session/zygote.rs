@@ -23,32 +23,110 @@ use crate::runner::unix;
 /// How long a zygote gets to say how a case it was told to stop ended.
 /// Never a verdict: past it the whole session ends, as without a zygote.
 const STOP_GRACE: Duration = Duration::from_secs(2);
+/// How long a zygote gets to fork a worker that copies its pages (a fork
+/// refused for want of a task is retried for up to 3 s, while a killed
+/// case's processes are reaped). Never a verdict either, and off every
+/// case's clock: past it the next case gets a new process.
+const FORK_GRACE: Duration = Duration::from_secs(5);
+/// The most memory a zygote's worker is given beyond the run's limit for
+/// the pages it copies from the zygote (the driver declines to fork above
+/// 64 MiB resident).
+const MAX_COPIED: u64 = 80 * 1024 * 1024;
+/// The most of the zygote's own machinery (`ctypes` for the pre-copy)
+/// added to that: a few hundred KiB in fact.
+const MAX_OVERHEAD: u64 = 4 * 1024 * 1024;
 
 /// What the session knows of its zygote.
 pub(super) struct Zygote {
     /// The host PIDs a sweep leaves alive: the session cgroup's processes
     /// when the zygote said `ready`.
     keep: Vec<i32>,
+    /// The zygote itself has gone (its channel closed): killed by the
+    /// student's code, not by salgrade.
+    lost: bool,
 }
 
 impl Session {
     /// Makes this session, whose driver was started in `fork` mode and has
-    /// just said `ready`, a zygote session. A forking driver needs the
-    /// session's own cgroup: it is the only clock of the children's CPU
-    /// time and the only list of what a case left running.
-    pub(crate) fn adopt_zygote(&mut self) -> Result<(), SessionError> {
+    /// just said `ready`, a zygote session, and has it fork its first
+    /// worker. A forking driver needs the session's own cgroup: it is the
+    /// only clock of the children's CPU time and the only list of what a
+    /// case left running. `Ok(false)`: no worker came (the session is
+    /// ended; the submission goes on without a zygote).
+    pub(crate) fn adopt_zygote(&mut self, overhead: u64) -> Result<bool, SessionError> {
+        // Read before the first worker exists, which must never be kept.
         let keep = self.cpu_group.as_ref().and_then(|g| g.procs());
         match keep {
             Some(keep) if !keep.is_empty() => {
-                self.zygote = Some(Zygote { keep });
-                Ok(())
+                self.zygote = Some(Zygote { keep, lost: false });
             }
             _ => {
                 self.end();
-                Err(SessionError::Cgroup(
+                return Err(SessionError::Cgroup(
                     "a forking driver's session has no cgroup of its own to read".to_owned(),
-                ))
+                ));
             }
+        }
+        // The worker copies every page it shares with the zygote, which
+        // the memory cgroup then counts twice: the slot's limit holds the
+        // zygote's own pages on top (for the copy, what the zygote holds
+        // now), so the worker has what a fresh process that imported the
+        // file would.
+        let zygote = self
+            .cgroup
+            .as_ref()
+            .and_then(SlotGroup::anonymous_memory)
+            .unwrap_or(0);
+        if !self.extend_memory(zygote) {
+            return Err(SessionError::Cgroup(
+                "cannot set the memory limit of a zygote's slot".to_owned(),
+            ));
+        }
+        if !self.resume() {
+            self.end();
+            return Ok(false);
+        }
+        // Then exactly: the zygote and the worker now hold the same pages
+        // (the worker copied all it shared), about half of the slot's each;
+        // and the worker holds the zygote's machinery (`overhead`), which a
+        // fresh process would not: both go on top of the run's limit.
+        let both = self
+            .cgroup
+            .as_ref()
+            .and_then(SlotGroup::anonymous_memory)
+            .unwrap_or(0);
+        let extra = (both / 2).max(zygote) + overhead.min(MAX_OVERHEAD);
+        if !self.extend_memory(extra) {
+            return Err(SessionError::Cgroup(
+                "cannot set the memory limit of a zygote's slot".to_owned(),
+            ));
+        }
+        Ok(true)
+    }
+
+    /// Sets the slot's memory limit to the run's plus `extra` (at most
+    /// [`MAX_COPIED`]); `false` (the session ended) when it cannot.
+    fn extend_memory(&mut self, extra: u64) -> bool {
+        let Some(group) = &self.cgroup else {
+            return true;
+        };
+        if group.extend_memory(extra.min(MAX_COPIED)).is_ok() {
+            return true;
+        }
+        self.end();
+        false
+    }
+
+    /// Whether this session's zygote was killed by the student's code (its
+    /// channel closed), rather than ended by salgrade.
+    pub(crate) fn zygote_lost(&self) -> bool {
+        self.zygote.as_ref().is_some_and(|z| z.lost)
+    }
+
+    /// Notes that the channel of this session's zygote closed.
+    pub(super) fn note_zygote_lost(&mut self) {
+        if let Some(z) = &mut self.zygote {
+            z.lost = true;
         }
     }
 
@@ -137,13 +215,24 @@ impl Session {
         true
     }
 
+    /// Lets the zygote fork its next worker, and waits until that worker
+    /// has copied its pages and reads calls; `false` when none will (the
+    /// zygote is spent, or said anything else, or nothing in time).
     fn resume(&mut self) -> bool {
         // The next worker's deaths are its own: a memory kill counted so far
         // is not one of them, as it is not for a fresh session.
         self.oom_baseline = self.cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
         let line = Request::Resume.line();
-        self.requests
+        let sent = self
+            .requests
             .as_ref()
-            .is_some_and(|tx| tx.send(line).is_ok())
+            .is_some_and(|tx| tx.send(line).is_ok());
+        if !sent {
+            return false;
+        }
+        match self.events.recv_timeout(FORK_GRACE) {
+            Ok(Event::Line(line)) => matches!(Message::parse(&line), Ok(Message::Forked {})),
+            _ => false,
+        }
     }
 }
