@@ -235,66 +235,120 @@ def open_fds():
     return fds
 
 
-def forkable(fds_before, watch, places):
+def forkable(fds_before, watch, state):
     """Whether a worker forked now would be what a fresh process that
-    imported the file again is: None, or why not. A fork leaves threads
-    behind, shares open files' offsets with the zygote, and copies what
-    the import made (the worker's memory would count it twice). Student
-    code that would run in the zygote itself (a profiler, an audit hook,
-    a fork handler, a collector callback) could change the state every
-    worker starts from."""
+    imported the file again is: None, or why not. Checked once, after the
+    import. A fork keeps only the calling thread and no interval timer;
+    it shares open files' offsets, shared mappings and the processes the
+    import started with the zygote; and the worker copies what the import
+    made (its memory would count it twice: hence a size limit). Student
+    code that would run in the zygote itself (a fork handler, an audit
+    hook, a profiler, a collector callback, a patched function the zygote
+    calls) could change the state every worker starts from."""
     try:
         if len(os.listdir("/proc/self/task")) != 1:
             return "threads"
     except OSError:
-        import threading
-        if threading.active_count() != 1:
-            return "threads"
+        return "threads unknown"
     if fds_before is None or open_fds() != fds_before:
         return "open files"
+    if watch.hooked or watch.patched():
+        return "code that runs in the zygote"
     import gc
     if sys.getprofile() is not None or sys.gettrace() is not None or gc.callbacks:
         return "code that runs in the zygote"
-    if watch.hooked:
-        return "code that runs in the zygote"
+    import signal
+    for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
+        if signal.getitimer(timer) != (0.0, 0.0):
+            return "a timer"
+    try:
+        with open("/proc/self/task/%d/children" % os.getpid()) as f:
+            children = f.read().split()
+    except OSError:
+        return "children unknown"
+    if children:
+        return "processes left running"
     if watch.madvise is None:
         return "no pre-copy of the pages"
     try:
         with open("/proc/self/statm") as f:
             resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        with open("/proc/self/maps") as f:
+            shared = any(len(line.split()) > 1 and line.split()[1][1] == "w"
+                         and line.split()[1][3] == "s" for line in f)
     except (OSError, ValueError, IndexError):
         return "memory unknown"
     if resident > MAX_ZYGOTE_BYTES:
         return "memory"
-    if places() is None:
+    if shared:
+        return "shared memory"
+    if state() is None:
         return "files"
     return None
 
 
+# The modules whose functions the zygote calls after the student's import:
+# a function of theirs replaced at import would run student code in it.
+ZYGOTE_MODULES = ("builtins", "os", "posix", "signal", "gc", "time", "resource", "re", "array",
+                  "_io", "io", "mmap")
+
+
 class Watch:
-    """Set up before the student's import in `fork` mode: notices student
-    code that would run inside the zygote later (an audit hook it adds, a
-    fork handler it registers), and finds `madvise` for the pre-copy."""
+    """Set up just before the student's import in `fork` mode: notices
+    student code that would later run inside the zygote (an audit hook
+    or a fork handler the import adds, whoever's code adds it; a function
+    of the modules the zygote calls, replaced), and finds `madvise` for
+    the pre-copy. The wrappers are taken away again after the import."""
 
     def __init__(self):
         self.hooked = False
         self.madvise = find_madvise()
-        sys.addaudithook(self.audit)
+        import importlib
+        for name in ZYGOTE_MODULES:
+            importlib.import_module(name)
         import posix
-        real = posix.register_at_fork
-        student_dir = os.getcwd() + os.sep
+        self.real = (sys.addaudithook, posix.register_at_fork)
+        add_hook, register = self.real
+
+        def addaudithook(*args, **kwargs):
+            self.hooked = True
+            return add_hook(*args, **kwargs)
 
         def register_at_fork(*args, **kwargs):
-            caller = sys._getframe(1).f_code.co_filename
-            if os.path.abspath(caller).startswith(student_dir):
-                self.hooked = True
-            return real(*args, **kwargs)
-
-        os.register_at_fork = posix.register_at_fork = register_at_fork
-
-    def audit(self, event, args):
-        if event == "sys.addaudithook":
             self.hooked = True
+            return register(*args, **kwargs)
+
+        sys.addaudithook = addaudithook
+        os.register_at_fork = posix.register_at_fork = register_at_fork
+        self.functions = self.snapshot()
+
+    def done(self):
+        """After the import: the real functions back in place."""
+        import posix
+        sys.addaudithook, posix.register_at_fork = self.real
+        os.register_at_fork = posix.register_at_fork
+
+    @staticmethod
+    def snapshot():
+        out = {}
+        for name in ZYGOTE_MODULES:
+            module = sys.modules.get(name)
+            if module is not None:
+                out[name] = dict(vars(module))
+        return out
+
+    def patched(self):
+        """Whether the import replaced anything in the zygote's modules (the
+        two wrappers aside, which `done` has put back)."""
+        after = self.snapshot()
+        for name, before in self.functions.items():
+            now = after.get(name, {})
+            for key, value in before.items():
+                if key in ("register_at_fork",):
+                    continue
+                if now.get(key, value) is not value and callable(value):
+                    return True
+        return False
 
 
 def find_madvise():
@@ -321,16 +375,18 @@ def find_madvise():
 
 
 def shared_pages():
-    """The (address, length) runs of pages present in this process's
-    private writable mappings: what a worker forked from it shares until it
-    writes there. Read from /proc/self/maps and the present and swapped
-    bits of /proc/self/pagemap (readable without privileges)."""
+    """The runs of pages present in this process's private writable
+    mappings, what a worker forked from it shares until it writes there,
+    as a flat array of (address, length) pairs (an array is no object the
+    collector counts). Read from /proc/self/maps and the present and
+    swapped bits of /proc/self/pagemap (readable without privileges)."""
+    import array
     import re
     page = os.sysconf("SC_PAGE_SIZE")
     # The high byte of each little-endian 64-bit entry: bit 63 present,
     # bit 62 swapped.
     table = bytes(b"P"[0] if b & 0xC0 else b"."[0] for b in range(256))
-    runs = []
+    runs = array.array("Q")
     with open("/proc/self/maps") as f:
         maps = f.read().splitlines()
     fd = os.open("/proc/self/pagemap", os.O_RDONLY)
@@ -349,50 +405,76 @@ def shared_pages():
                 entries = os.pread(fd, count * 8, (chunk // page) * 8)
                 marks = entries[7::8].translate(table)
                 for run in re.finditer(rb"P+", marks):
-                    runs.append((chunk + run.start() * page, (run.end() - run.start()) * page))
+                    runs.append(chunk + run.start() * page)
+                    runs.append((run.end() - run.start()) * page)
     finally:
         os.close(fd)
     return runs
 
 
-def places_state(roots):
-    """Everything in the places a student can write, each entry with its
-    mode, inode, size and times; None when there are too many to compare."""
-    state = {}
+def zygote_state(roots):
+    """What a worker can leave behind for the next one, other than files
+    it writes where a fresh process would find fresh ones: everything in
+    the places a student can write (each entry's mode, inode, size and
+    times), the IPC namespace's message queues, semaphores and shared
+    memory, and the zygote's own limits, priority, affinity and umask
+    (a worker can change its parent's). One string (the collector does
+    not count it); None when there are too many entries to compare."""
+    import resource
+    seen = []
     stack = []
     for root in roots:
         try:
             st = os.stat(root, follow_symlinks=False)
         except OSError:
             continue
-        state[root] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        seen.append((root, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         stack.append(root)
     while stack:
         folder = stack.pop()
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
-                    if len(state) > MAX_PLACE_ENTRIES:
+                    if len(seen) > MAX_PLACE_ENTRIES:
                         return None
                     try:
                         st = entry.stat(follow_symlinks=False)
                     except OSError:
-                        state[entry.path] = None
+                        seen.append((entry.path, None))
                         continue
-                    state[entry.path] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns,
-                                         st.st_ctime_ns)
+                    seen.append((entry.path, st.st_mode, st.st_ino, st.st_size,
+                                 st.st_mtime_ns, st.st_ctime_ns))
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
         except OSError as exc:
-            state[folder + "/"] = ("unreadable", exc.errno)
-    return state
+            seen.append((folder, "unreadable", exc.errno))
+    for name in ("msg", "sem", "shm"):
+        try:
+            with open("/proc/sysvipc/" + name) as f:
+                seen.append((name, f.read()))
+        except OSError:
+            seen.append((name, None))
+    limits = [resource.getrlimit(getattr(resource, n))
+              for n in sorted(dir(resource)) if n.startswith("RLIMIT_")]
+    mask = os.umask(0o022)
+    os.umask(mask)
+    seen.append((limits, os.getpriority(os.PRIO_PROCESS, 0), sorted(os.sched_getaffinity(0)),
+                 mask))
+    return repr(seen)
 
 
 def precopy(madvise, runs):
     """Writes to (copies) every page this worker shares with its zygote,
     before any case's clock runs."""
-    for address, length in runs:
-        madvise(address, length, MADV_POPULATE_WRITE)
+    for i in range(0, len(runs), 2):
+        madvise(runs[i], runs[i + 1], MADV_POPULATE_WRITE)
+
+
+def frame_depth():
+    frame, depth = sys._getframe(1), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
 
 
 def fork_patiently():
@@ -429,12 +511,15 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def start_worker(channel, early, serve_calls, student, madvise, runs):
+def start_worker(channel, early, serve_calls, student, madvise, runs, depth):
     """Forks a worker that copies the pages it shares with the zygote, says
     `forked`, and then answers the calls in `early` and those it reads
     itself from the request channel: its pid, or None and why no worker
-    could start. The worker gets back the student's SIGCHLD setting and
-    signal mask and collector, which the zygote changed for itself."""
+    could start. The worker gets back what the zygote changed for itself
+    (the student's SIGCHLD setting, signal mask and collector), the frames
+    the zygote's own calls take of the recursion limit, and pays the
+    zygote's CPU time towards its CPU limit, as a fresh process pays for
+    its import."""
     import signal
     pid, why = fork_patiently()
     if pid is None:
@@ -442,12 +527,15 @@ def start_worker(channel, early, serve_calls, student, madvise, runs):
     if pid == 0:
         code = 70
         try:
-            sigchld, mask, collecting = student
+            sigchld, mask, collecting, cpu = student
             if sigchld is not None:
                 signal.signal(signal.SIGCHLD, sigchld)
             if collecting:
                 import gc
                 gc.enable()
+            charge_cpu(cpu)
+            # serve_calls runs deeper here than in `single` mode.
+            sys.setrecursionlimit(sys.getrecursionlimit() + frame_depth() - depth)
             precopy(madvise, runs)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             channel.send({"type": "forked"})
@@ -457,6 +545,20 @@ def start_worker(channel, early, serve_calls, student, madvise, runs):
         finally:
             os._exit(code)
     return pid, None
+
+
+def charge_cpu(seconds):
+    """Lowers this worker's CPU limit by what its zygote used (a fork's CPU
+    time starts at 0, a fresh process's counts its import)."""
+    import resource
+    used = int(seconds + 0.5)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if used <= 0 or soft == resource.RLIM_INFINITY:
+        return
+    soft = max(1, soft - used)
+    if hard != resource.RLIM_INFINITY:
+        hard = max(soft, hard - used)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def wait_for_end(pid):
@@ -472,26 +574,35 @@ def wait_for_end(pid):
             return os.WEXITSTATUS(status), None
 
 
-def zygote(channel, serve_calls, spawn, wait, places, madvise):
+def say(channel, line):
+    """The zygote's own messages, written without `json` (a module whose
+    classes a student's import could have changed)."""
+    view = memoryview(line + b"\n")
+    while view:
+        view = view[os.write(channel.out_fd, view):]
+
+
+def zygote(channel, serve_calls, spawn, wait, state, madvise, depth):
     """The zygote's loop (see the module doc): at each `resume`, a worker
-    (or `spent`, when the places a student writes changed), its end said,
-    and every request dropped until the next `resume`."""
+    (or `spent`, when what a worker can leave behind changed), its end
+    said, and every request dropped until the next `resume`."""
     import signal
+    import gc
     # No student code runs in the zygote from here on: not a signal
     # handler (signals wait, blocked, and the worker unblocks them), not a
     # finaliser in a collection (collecting waits too, and a worker
-    # collects as a fresh process would, from the same state).
-    import gc
+    # collects as a fresh process would).
+    times = os.times()
     student = (signal.getsignal(signal.SIGCHLD),
                signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals()),
-               gc.isenabled())
+               gc.isenabled(), times[0] + times[1])
     gc.disable()
     # The student's import may have changed how children are reaped
     # (SIGCHLD ignored reaps them unasked, and waitpid could not say how
     # the worker ended).
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     runs = shared_pages()
-    after_import = places()
+    after_import = state()
     pending = b""
     while True:
         resumed = False
@@ -507,16 +618,18 @@ def zygote(channel, serve_calls, spawn, wait, places, madvise):
             if not data:
                 return
             pending += data
-        if places() != after_import:
-            channel.send({"type": "spent", "why": "the submission changed its files"})
+        if state() != after_import:
+            say(channel, b'{"type":"spent","why":"the submission changed what a new process '
+                         b'would find fresh"}')
             return
-        pid, why = spawn(channel, pending, serve_calls, student, madvise, runs)
+        pid, why = spawn(channel, pending, serve_calls, student, madvise, runs, depth)
         if pid is None:
-            channel.send({"type": "spent", "why": why})
+            say(channel, b'{"type":"spent","why":"no new process could start"}')
             return
         pending = b""
         code, sig = wait(pid)
-        channel.send({"type": "ended", "code": code, "signal": sig, "note": None})
+        say(channel, b'{"type":"ended","code":%s,"signal":%s,"note":null}'
+            % (b"null" if code is None else b"%d" % code, b"null" if sig is None else b"%d" % sig))
 
 
 def main():
@@ -541,8 +654,8 @@ def main():
     can_fork, fds_before = forkable, (open_fds() if forking else None)
     student_places = (os.getcwd(),) + WRITABLE_PLACES
 
-    def places():
-        return places_state(student_places)
+    def state():
+        return zygote_state(student_places)
 
     import resource
     baseline = take_fingerprint()
@@ -568,7 +681,9 @@ def main():
             functions[name] = adapter.find(module, name) is not None
         except BaseException:
             functions[name] = False
-    if forking and can_fork(fds_before, watch, places) is not None:
+    if watch is not None:
+        watch.done()
+    if forking and can_fork(fds_before, watch, state) is not None:
         # A worker forked now would differ from a fresh process (see
         # `forkable`): this process answers the calls itself, as in `single`
         # mode, with the student's process limit (salgrade gave a zygote one
@@ -586,7 +701,7 @@ def main():
                      tampered)
 
     if forking:
-        loop(channel, serve_calls, spawn, wait_end, places, watch.madvise)
+        loop(channel, serve_calls, spawn, wait_end, state, watch.madvise, frame_depth())
     else:
         serve_calls(channel)
 

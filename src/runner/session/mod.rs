@@ -246,6 +246,9 @@ pub(crate) struct Session {
     dir: tempfile::TempDir,
     /// What the session knows of its driver when it forks each case.
     zygote: Option<zygote::Zygote>,
+    /// The program's host PID (below the sandbox's own processes), once
+    /// it is ready.
+    program: Option<i32>,
 }
 
 impl Drop for Session {

@@ -82,9 +82,11 @@ impl Session {
                         SandboxKind::None | SandboxKind::Rlimit => 0,
                         SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
                     };
-                    if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
+                    if let Some((clock, inner, program)) = CpuClock::find(session.child.id(), depth)
+                    {
                         session.cpu.get_or_insert(clock);
                         session.inner = inner;
+                        session.program = Some(program);
                     }
                     Started::Ready {
                         functions,
@@ -235,6 +237,15 @@ impl Session {
                     let wall_left = deadline.wall.saturating_sub(start.elapsed());
                     let cpu = used(self);
                     let over_cpu = cpu.is_some_and(|c| c >= deadline.cpu);
+                    if wall_left.is_zero() && self.zygote_stopped() {
+                        // The student's code stopped the zygote (SIGSTOP
+                        // to its parent), which then cannot say that a
+                        // worker died: it is as lost as a killed one.
+                        self.note_zygote_lost();
+                        return CallEnd::Died(
+                            self.kill_with_note("stopped the process's parent".to_owned()),
+                        );
+                    }
                     if wall_left.is_zero() || over_cpu {
                         // A zygote's worker is stopped alone; the zygote
                         // forks a new one for the next case.

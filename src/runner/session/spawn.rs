@@ -124,6 +124,7 @@ impl Session {
             linted: None,
             dir,
             zygote: None,
+            program: None,
         })
     }
 }

@@ -123,6 +123,20 @@ impl Session {
         self.zygote.as_ref().is_some_and(|z| z.lost)
     }
 
+    /// Whether this session's zygote is stopped (a signal from the
+    /// student's code: SIGSTOP, SIGTSTP...).
+    pub(super) fn zygote_stopped(&self) -> bool {
+        let Some(pid) = self.program.filter(|_| self.zygote.is_some()) else {
+            return false;
+        };
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            // The state follows the command's closing parenthesis.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_some_and(|state| state == "T" || state == "t")
+        })
+    }
+
     /// Notes that the channel of this session's zygote closed.
     pub(super) fn note_zygote_lost(&mut self) {
         if let Some(z) = &mut self.zygote {
