@@ -65,6 +65,7 @@ MAX_PLACE_ENTRIES = 2000
 WRITABLE_PLACES = ("/tmp", "/dev/shm")
 MADV_POPULATE_WRITE = 23  # Linux 5.14
 CHUNK_PAGES = 1 << 16
+RECURSION_PROBE = 200
 RESUME = b'{"type":"resume"'
 STUDENT_FILE = "?"
 
@@ -202,6 +203,15 @@ def flush_student_streams():
             stream.flush()
         except BaseException:
             pass
+
+
+def mapped_bytes():
+    """This process's address space (what RLIMIT_AS limits), or 0."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def anonymous_bytes():
@@ -470,11 +480,26 @@ def precopy(madvise, runs):
         madvise(runs[i], runs[i + 1], MADV_POPULATE_WRITE)
 
 
-def frame_depth():
-    frame, depth = sys._getframe(1), 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
+def recursion_used():
+    """How much of the recursion limit the caller's frame has used: Python
+    frames, and C calls that count (a `functools.partial`). Found by
+    recursing to the error under a small limit for a moment."""
+    limit = sys.getrecursionlimit()
+    room = [0]
+
+    def down(n):
+        room[0] = n
+        down(n + 1)
+
+    sys.setrecursionlimit(RECURSION_PROBE)
+    try:
+        down(1)
+    except RecursionError:
+        pass
+    finally:
+        sys.setrecursionlimit(limit)
+    # `down`'s first call is one level below the caller.
+    return RECURSION_PROBE - room[0] - 1
 
 
 def fork_patiently():
@@ -511,7 +536,23 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def start_worker(channel, early, serve_calls, student, madvise, runs, depth):
+def set_address_limit(limit, extra):
+    """Sets RLIMIT_AS, soft and hard, to the student's soft limit `limit`
+    (soft, hard as the process started) plus `extra` bytes, within the hard."""
+    import resource
+    soft, hard = limit
+    if soft == resource.RLIM_INFINITY:
+        return
+    value = soft + max(0, extra)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (value, value))
+    except (ValueError, OSError):
+        pass
+
+
+def start_worker(channel, early, serve_calls, student, madvise, runs, depth, address):
     """Forks a worker that copies the pages it shares with the zygote, says
     `forked`, and then answers the calls in `early` and those it reads
     itself from the request channel: its pid, or None and why no worker
@@ -534,8 +575,10 @@ def start_worker(channel, early, serve_calls, student, madvise, runs, depth):
                 import gc
                 gc.enable()
             charge_cpu(cpu)
+            limit, offset = address
+            set_address_limit(limit, offset + mapped_bytes())
             # serve_calls runs deeper here than in `single` mode.
-            sys.setrecursionlimit(sys.getrecursionlimit() + frame_depth() - depth)
+            sys.setrecursionlimit(sys.getrecursionlimit() + recursion_used() - depth)
             precopy(madvise, runs)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             channel.send({"type": "forked"})
@@ -663,8 +706,13 @@ def main():
     # process's): the worker copies it too, so salgrade adds it to the
     # worker's memory limit.
     anonymous_before = anonymous_bytes() if forking else 0
+    # A zygote's hard address-space limit leaves room (salgrade's) for
+    # what its own machinery maps; the student's limit is the soft one.
+    address_limit = resource.getrlimit(resource.RLIMIT_AS)
+    mapped_before = mapped_bytes()
     watch = Watch() if forking else None
     overhead = max(0, anonymous_bytes() - anonymous_before) if forking else 0
+    machinery = max(0, mapped_bytes() - mapped_before) if forking else 0
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
@@ -692,6 +740,7 @@ def main():
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
         if 1 < soft != resource.RLIM_INFINITY:
             resource.setrlimit(resource.RLIMIT_NPROC, (soft - 1, hard))
+        set_address_limit(address_limit, 0)
     channel.send({"type": "ready", "protocol": PROTOCOL,
                   "runtime": "Python " + sys.version.split()[0], "functions": functions,
                   "forking": forking, "overhead": overhead if forking else 0})
@@ -701,7 +750,12 @@ def main():
                      tampered)
 
     if forking:
-        loop(channel, serve_calls, spawn, wait_end, state, watch.madvise, frame_depth())
+        # Each worker's address space: the student's limit, plus what the
+        # zygote maps that a fresh process would not (its machinery, and
+        # what it allocates after the import).
+        import functools
+        spawn = functools.partial(spawn, address=(address_limit, machinery - mapped_bytes()))
+        loop(channel, serve_calls, spawn, wait_end, state, watch.madvise, recursion_used())
     else:
         serve_calls(channel)
 

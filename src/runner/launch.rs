@@ -25,6 +25,10 @@ pub(super) enum Prepared<'a> {
     Nothing,
 }
 
+/// The most address space a zygote's worker may have beyond the student's
+/// limit, for the zygote's own mappings (about 1 MiB in fact).
+const ZYGOTE_ADDRESS_SLACK: u64 = 16 * 1024 * 1024;
+
 /// Starts a session of the prepared submission (without waiting for it);
 /// `None` when nothing can run. `lint`: the rule check the driver runs first;
 /// `spare`: it starts beside the submission's running session; `fork`: a
@@ -55,6 +59,10 @@ pub(super) fn launch(
                 // The zygote is salgrade's, not one of the student's
                 // processes: they keep the whole limit.
                 limits.processes += 1;
+                // Room for what the zygote's machinery maps (ctypes, a few
+                // modules): each worker's limit is the student's plus that,
+                // set by the driver, soft and hard.
+                limits.address_space_slack = ZYGOTE_ADDRESS_SLACK;
             }
             let program = cfg
                 .python

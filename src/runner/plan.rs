@@ -17,6 +17,11 @@ pub(crate) struct Limits {
     pub file_size_mb: u64,
     pub open_files: u64,
     pub processes: u64,
+    /// Bytes of address space the hard limit allows beyond the soft one:
+    /// 0, but for a zygote, whose workers take what its own machinery
+    /// maps on top of the student's limit (the driver sets both limits).
+    #[serde(skip)]
+    pub address_space_slack: u64,
 }
 
 impl Default for Limits {
@@ -27,6 +32,7 @@ impl Default for Limits {
             file_size_mb: 16,
             open_files: 64,
             processes: 32,
+            address_space_slack: 0,
         }
     }
 }
@@ -34,7 +40,10 @@ impl Default for Limits {
 impl Limits {
     pub(crate) fn child_limits(&self) -> ChildLimits {
         ChildLimits {
-            address_space: self.memory_mb * 1024 * 1024,
+            address_space: (
+                self.memory_mb * 1024 * 1024,
+                (self.memory_mb * 1024 * 1024).saturating_add(self.address_space_slack),
+            ),
             // The soft limit comes first so the student gets SIGXCPU, a
             // recognisable signal, before the kernel's SIGKILL at the hard one.
             cpu_seconds: (self.cpu_seconds, self.cpu_seconds + 2),
@@ -75,7 +84,7 @@ pub(crate) struct Program<'a> {
 /// Resource limits applied in the child, as (soft, hard) pairs.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChildLimits {
-    pub address_space: u64,
+    pub address_space: (u64, u64),
     pub cpu_seconds: (u64, u64),
     pub file_size: u64,
     pub open_files: u64,

@@ -168,7 +168,7 @@ pub(crate) fn prepare(
             // exec-error pipe is close-on-exec already, so it still works.
             close_from_on_exec(CHILD_RESPONSE_FD + 1);
             if let Some(l) = limits {
-                setrlimit(Resource::RLIMIT_AS, l.address_space, l.address_space)?;
+                setrlimit(Resource::RLIMIT_AS, l.address_space.0, l.address_space.1)?;
                 setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;
                 setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
                 setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
