@@ -187,12 +187,12 @@ pub(crate) struct RunArgs {
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
     /// Whether a Python submission's process imports the student's file once and forks a
-    /// new worker from that state after a timeout or a crash: `off` (default: a new Python
-    /// and import each time) or `auto` (where each student's session has a cgroup of its own;
-    /// faster on cohorts that loop or crash, but a forked worker is not exactly a fresh
-    /// process, and a few kinds of code get another verdict: see the README).
+    /// new worker from that state after a timeout or a crash: `auto` (default: where each
+    /// student's session has a cgroup of its own and a private /tmp; a worker gets what a
+    /// fresh process would, or the driver does not fork: see the README) or `off` (a new
+    /// Python and import each time).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_ZYGOTE",
-        default_value_t = ZygoteMode::Off)]
+        default_value_t = ZygoteMode::Auto)]
     pub zygote: ZygoteMode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,

@@ -66,6 +66,8 @@ WRITABLE_PLACES = ("/tmp", "/dev/shm")
 MADV_POPULATE_WRITE = 23  # Linux 5.14
 CHUNK_PAGES = 1 << 16
 RECURSION_PROBE = 200
+# ioprio_get's system call number, per machine.
+IOPRIO_GET = {"x86_64": 252, "aarch64": 31}
 RESUME = b'{"type":"resume"'
 STUDENT_FILE = "?"
 
@@ -245,7 +247,7 @@ def open_fds():
     return fds
 
 
-def forkable(fds_before, watch, state):
+def forkable(fds_before, kit, state, untouched):
     """Whether a worker forked now would be what a fresh process that
     imported the file again is: None, or why not. Checked once, after the
     import. A fork keeps only the calling thread and no interval timer;
@@ -253,8 +255,9 @@ def forkable(fds_before, watch, state):
     import started with the zygote; and the worker copies what the import
     made (its memory would count it twice: hence a size limit). Student
     code that would run in the zygote itself (a fork handler, an audit
-    hook, a profiler, a collector callback, a patched function the zygote
-    calls) could change the state every worker starts from."""
+    hook, a profiler, a collector callback, a replaced function the zygote
+    calls, a changed global of the driver) could change the state every
+    worker starts from."""
     try:
         if len(os.listdir("/proc/self/task")) != 1:
             return "threads"
@@ -262,23 +265,17 @@ def forkable(fds_before, watch, state):
         return "threads unknown"
     if fds_before is None or open_fds() != fds_before:
         return "open files"
-    if watch.hooked or watch.patched():
+    if kit.hooked or kit.patched() or not untouched():
         return "code that runs in the zygote"
-    import gc
+    gc, signal = kit.modules["gc"], kit.modules["_signal"]
     if sys.getprofile() is not None or sys.gettrace() is not None or gc.callbacks:
         return "code that runs in the zygote"
-    import signal
     for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
         if signal.getitimer(timer) != (0.0, 0.0):
             return "a timer"
-    try:
-        with open("/proc/self/task/%d/children" % os.getpid()) as f:
-            children = f.read().split()
-    except OSError:
-        return "children unknown"
-    if children:
+    if children_of_mine():
         return "processes left running"
-    if watch.madvise is None:
+    if kit.madvise is None:
         return "no pre-copy of the pages"
     try:
         with open("/proc/self/statm") as f:
@@ -297,26 +294,44 @@ def forkable(fds_before, watch, state):
     return None
 
 
-# The modules whose functions the zygote calls after the student's import:
-# a function of theirs replaced at import would run student code in it.
-ZYGOTE_MODULES = ("builtins", "os", "posix", "signal", "gc", "time", "resource", "re", "array",
-                  "_io", "io", "mmap")
+def children_of_mine():
+    """This process's live children (None when /proc cannot say)."""
+    try:
+        with open("/proc/self/task/%d/children" % os.getpid()) as f:
+            return f.read().split() or None
+    except OSError:
+        return ["?"]
 
 
-class Watch:
-    """Set up just before the student's import in `fork` mode: notices
-    student code that would later run inside the zygote (an audit hook
-    or a fork handler the import adds, whoever's code adds it; a function
-    of the modules the zygote calls, replaced), and finds `madvise` for
-    the pre-copy. The wrappers are taken away again after the import."""
+class Kit:
+    """What the zygote uses after the student's import, taken before it and
+    before the session folder is on `sys.path` (a student's file named
+    like one of these modules is not what is taken), then hidden from
+    `sys.modules` where a fresh process would not have it: the import sees
+    the modules a fresh process's import sees. While the student's file is
+    imported, `sys.addaudithook` and `register_at_fork` are wrapped: any
+    call, whoever's code makes it, marks student code that would run in
+    the zygote. After the import, any function of these modules or any
+    builtin replaced does the same (`patched`)."""
+
+    MODULES = ("builtins", "os", "posix", "sys", "_signal", "gc", "time", "resource", "array",
+               "re", "mmap", "ctypes", "functools", "_io", "io")
 
     def __init__(self):
-        self.hooked = False
-        self.madvise = find_madvise()
         import importlib
-        for name in ZYGOTE_MODULES:
-            importlib.import_module(name)
-        import posix
+        before = set(sys.modules)
+        self.modules = {name: importlib.import_module(name) for name in self.MODULES}
+        self.runs = self.modules["re"].compile(rb"P+")
+        self.madvise, self.ioprio = find_libc(self.modules)
+        self.added = set(sys.modules) - before
+        self.hooked = False
+        self.real = None
+        self.functions = {}
+
+    def watch(self):
+        """Just before the student's import: the wrappers in, and what the
+        modules hold noted."""
+        posix = self.modules["posix"]
         self.real = (sys.addaudithook, posix.register_at_fork)
         add_hook, register = self.real
 
@@ -328,45 +343,41 @@ class Watch:
             self.hooked = True
             return register(*args, **kwargs)
 
+        self.functions = {name: dict(vars(m)) for name, m in self.modules.items()}
         sys.addaudithook = addaudithook
         os.register_at_fork = posix.register_at_fork = register_at_fork
-        self.functions = self.snapshot()
+
+    def hide(self):
+        """Takes out of `sys.modules` what only this kit imported."""
+        for name in self.added:
+            sys.modules.pop(name, None)
 
     def done(self):
         """After the import: the real functions back in place."""
-        import posix
+        if self.real is None:
+            return
+        posix = self.modules["posix"]
         sys.addaudithook, posix.register_at_fork = self.real
         os.register_at_fork = posix.register_at_fork
-
-    @staticmethod
-    def snapshot():
-        out = {}
-        for name in ZYGOTE_MODULES:
-            module = sys.modules.get(name)
-            if module is not None:
-                out[name] = dict(vars(module))
-        return out
+        self.real = None
 
     def patched(self):
-        """Whether the import replaced anything in the zygote's modules (the
-        two wrappers aside, which `done` has put back)."""
-        after = self.snapshot()
+        """Whether the import replaced or removed a function of these
+        modules (a value that is not callable, `sys.stdout` say, may change)."""
         for name, before in self.functions.items():
-            now = after.get(name, {})
+            now = vars(self.modules[name])
             for key, value in before.items():
-                if key in ("register_at_fork",):
-                    continue
-                if now.get(key, value) is not value and callable(value):
+                if callable(value) and (key not in now or now[key] is not value):
                     return True
         return False
 
 
-def find_madvise():
+def find_libc(modules):
     """libc's madvise, when this kernel can pre-copy pages with it
-    (MADV_POPULATE_WRITE); None otherwise."""
+    (MADV_POPULATE_WRITE), and a reader of this process's I/O priority;
+    None for either it cannot give."""
     try:
-        import ctypes
-        import mmap
+        ctypes, mmap = modules["ctypes"], modules["mmap"]
         libc = ctypes.CDLL(None, use_errno=True)
         madvise = libc.madvise
         madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
@@ -379,24 +390,31 @@ def find_madvise():
             del view
         finally:
             probe.close()
-        return madvise if works else None
+        number = IOPRIO_GET.get(os.uname().machine)
+        ioprio = None
+        if number is not None:
+            syscall = libc.syscall
+            syscall.restype = ctypes.c_long
+
+            def ioprio():
+                return syscall(number, 1, 0)  # IOPRIO_WHO_PROCESS, this process
+
+        return (madvise if works else None), ioprio
     except (ImportError, OSError, AttributeError, ValueError, TypeError):
-        return None
+        return None, None
 
 
-def shared_pages():
+def shared_pages(kit):
     """The runs of pages present in this process's private writable
     mappings, what a worker forked from it shares until it writes there,
     as a flat array of (address, length) pairs (an array is no object the
     collector counts). Read from /proc/self/maps and the present and
     swapped bits of /proc/self/pagemap (readable without privileges)."""
-    import array
-    import re
     page = os.sysconf("SC_PAGE_SIZE")
     # The high byte of each little-endian 64-bit entry: bit 63 present,
     # bit 62 swapped.
     table = bytes(b"P"[0] if b & 0xC0 else b"."[0] for b in range(256))
-    runs = array.array("Q")
+    runs = kit.modules["array"].array("Q")
     with open("/proc/self/maps") as f:
         maps = f.read().splitlines()
     fd = os.open("/proc/self/pagemap", os.O_RDONLY)
@@ -414,7 +432,7 @@ def shared_pages():
                 count = min(CHUNK_PAGES, (high - chunk) // page)
                 entries = os.pread(fd, count * 8, (chunk // page) * 8)
                 marks = entries[7::8].translate(table)
-                for run in re.finditer(rb"P+", marks):
+                for run in kit.runs.finditer(marks):
                     runs.append(chunk + run.start() * page)
                     runs.append((run.end() - run.start()) * page)
     finally:
@@ -422,15 +440,15 @@ def shared_pages():
     return runs
 
 
-def zygote_state(roots):
-    """What a worker can leave behind for the next one, other than files
-    it writes where a fresh process would find fresh ones: everything in
-    the places a student can write (each entry's mode, inode, size and
-    times), the IPC namespace's message queues, semaphores and shared
-    memory, and the zygote's own limits, priority, affinity and umask
-    (a worker can change its parent's). One string (the collector does
-    not count it); None when there are too many entries to compare."""
-    import resource
+def zygote_state(roots, kit):
+    """What a worker can leave behind for the next one where a fresh
+    process would find it fresh: everything in the places a student can
+    write (each entry's mode, inode, size and times), the IPC namespace's
+    message queues, semaphores and shared memory, and the zygote's own
+    limits, scheduling, priorities, OOM score and umask (a worker can
+    change its parent's). One string (the collector does not count it);
+    None when there are too many entries to compare."""
+    resource = kit.modules["resource"]
     seen = []
     stack = []
     for root in roots:
@@ -458,9 +476,10 @@ def zygote_state(roots):
                         stack.append(entry.path)
         except OSError as exc:
             seen.append((folder, "unreadable", exc.errno))
-    for name in ("msg", "sem", "shm"):
+    for name in ("sysvipc/msg", "sysvipc/sem", "sysvipc/shm", "self/oom_score_adj",
+                 "self/coredump_filter"):
         try:
-            with open("/proc/sysvipc/" + name) as f:
+            with open("/proc/" + name) as f:
                 seen.append((name, f.read()))
         except OSError:
             seen.append((name, None))
@@ -469,7 +488,8 @@ def zygote_state(roots):
     mask = os.umask(0o022)
     os.umask(mask)
     seen.append((limits, os.getpriority(os.PRIO_PROCESS, 0), sorted(os.sched_getaffinity(0)),
-                 mask))
+                 os.sched_getscheduler(0), os.sched_getparam(0).sched_priority, mask,
+                 kit.ioprio() if kit.ioprio is not None else None))
     return repr(seen)
 
 
@@ -482,8 +502,8 @@ def precopy(madvise, runs):
 
 def recursion_used():
     """How much of the recursion limit the caller's frame has used: Python
-    frames, and C calls that count (a `functools.partial`). Found by
-    recursing to the error under a small limit for a moment."""
+    frames, and C calls that count. Found by recursing to the error under a
+    small limit for a moment."""
     limit = sys.getrecursionlimit()
     room = [0]
 
@@ -536,10 +556,9 @@ def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tamper
                       "cpu_ms": cpu, "input_changed": changed})
 
 
-def set_address_limit(limit, extra):
+def set_address_limit(resource, limit, extra):
     """Sets RLIMIT_AS, soft and hard, to the student's soft limit `limit`
     (soft, hard as the process started) plus `extra` bytes, within the hard."""
-    import resource
     soft, hard = limit
     if soft == resource.RLIM_INFINITY:
         return
@@ -552,36 +571,34 @@ def set_address_limit(limit, extra):
         pass
 
 
-def start_worker(channel, early, serve_calls, student, madvise, runs, depth, address):
+def start_worker(channel, early, serve_calls, kit, student, runs, nonce):
     """Forks a worker that copies the pages it shares with the zygote, says
-    `forked`, and then answers the calls in `early` and those it reads
-    itself from the request channel: its pid, or None and why no worker
-    could start. The worker gets back what the zygote changed for itself
-    (the student's SIGCHLD setting, signal mask and collector), the frames
-    the zygote's own calls take of the recursion limit, and pays the
-    zygote's CPU time towards its CPU limit, as a fresh process pays for
-    its import."""
-    import signal
+    `forked` (with the `resume`'s nonce), and then answers the calls in
+    `early` and those it reads itself from the request channel: its pid,
+    or None and why no worker could start. The worker gets back what the
+    zygote changed for itself (the student's SIGCHLD setting, signal mask
+    and collector), the recursion limit the zygote's own calls take, the
+    address space its machinery maps, and pays the zygote's CPU time
+    towards its CPU limit, as a fresh process pays for its import."""
+    signal, gc, resource = kit.modules["_signal"], kit.modules["gc"], kit.modules["resource"]
     pid, why = fork_patiently()
     if pid is None:
         return None, why
     if pid == 0:
         code = 70
         try:
-            sigchld, mask, collecting, cpu = student
-            if sigchld is not None:
-                signal.signal(signal.SIGCHLD, sigchld)
-            if collecting:
-                import gc
+            if student.sigchld is not None:
+                signal.signal(signal.SIGCHLD, student.sigchld)
+            if student.collecting:
                 gc.enable()
-            charge_cpu(cpu)
-            limit, offset = address
-            set_address_limit(limit, offset + mapped_bytes())
+            charge_cpu(resource, student.cpu)
+            set_address_limit(resource, student.address_limit,
+                              student.address_offset + mapped_bytes())
             # serve_calls runs deeper here than in `single` mode.
-            sys.setrecursionlimit(sys.getrecursionlimit() + recursion_used() - depth)
-            precopy(madvise, runs)
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            channel.send({"type": "forked"})
+            sys.setrecursionlimit(sys.getrecursionlimit() + recursion_used() - student.depth)
+            precopy(kit.madvise, runs)
+            signal.pthread_sigmask(signal.SIG_SETMASK, student.mask)
+            say(channel, b'{"type":"forked","nonce":%s}' % nonce)
             serve_calls(Channel(channel.in_fd, channel.out_fd, early))
             flush_student_streams()
             code = 0
@@ -590,10 +607,9 @@ def start_worker(channel, early, serve_calls, student, madvise, runs, depth, add
     return pid, None
 
 
-def charge_cpu(seconds):
+def charge_cpu(resource, seconds):
     """Lowers this worker's CPU limit by what its zygote used (a fork's CPU
     time starts at 0, a fresh process's counts its import)."""
-    import resource
     used = int(seconds + 0.5)
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if used <= 0 or soft == resource.RLIM_INFINITY:
@@ -605,16 +621,33 @@ def charge_cpu(seconds):
 
 
 def wait_for_end(pid):
-    """(code, signal) once the worker `pid` has ended."""
+    """(code, signal) once the worker `pid` has ended; every other child
+    that has ended (the student's code can give the zygote children of
+    its own: clone with CLONE_PARENT) is reaped too."""
+    code, sig = None, None
     while True:
         try:
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
-            return None, None
+            break
         if os.WIFSIGNALED(status):
-            return None, os.WTERMSIG(status)
+            code, sig = None, os.WTERMSIG(status)
+            break
         if os.WIFEXITED(status):
-            return os.WEXITSTATUS(status), None
+            code, sig = os.WEXITSTATUS(status), None
+            break
+    reap_children()
+    return code, sig
+
+
+def reap_children():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def say(channel, line):
@@ -625,35 +658,47 @@ def say(channel, line):
         view = view[os.write(channel.out_fd, view):]
 
 
-def zygote(channel, serve_calls, spawn, wait, state, madvise, depth):
+class Student:
+    """What the zygote set aside of the student's process for its workers."""
+
+
+def resume_nonce(line):
+    """The digits of `"nonce":N` in a `resume` line, as bytes."""
+    _, _, rest = line.partition(b'"nonce":')
+    digits = bytes(c for c in rest[:20] if 48 <= c <= 57)
+    return digits or b"0"
+
+
+def zygote(channel, serve_calls, spawn, wait, state, kit, student):
     """The zygote's loop (see the module doc): at each `resume`, a worker
     (or `spent`, when what a worker can leave behind changed), its end
     said, and every request dropped until the next `resume`."""
-    import signal
-    import gc
+    signal, gc = kit.modules["_signal"], kit.modules["gc"]
     # No student code runs in the zygote from here on: not a signal
     # handler (signals wait, blocked, and the worker unblocks them), not a
     # finaliser in a collection (collecting waits too, and a worker
     # collects as a fresh process would).
     times = os.times()
-    student = (signal.getsignal(signal.SIGCHLD),
-               signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals()),
-               gc.isenabled(), times[0] + times[1])
+    student.sigchld = signal.getsignal(signal.SIGCHLD)
+    student.mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    student.collecting = gc.isenabled()
+    student.cpu = times[0] + times[1]
     gc.disable()
     # The student's import may have changed how children are reaped
     # (SIGCHLD ignored reaps them unasked, and waitpid could not say how
     # the worker ended).
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    runs = shared_pages()
+    runs = shared_pages(kit)
     after_import = state()
     pending = b""
     while True:
-        resumed = False
-        while not resumed:
-            while b"\n" in pending and not resumed:
+        nonce = None
+        while nonce is None:
+            while b"\n" in pending and nonce is None:
                 line, pending = pending.split(b"\n", 1)
-                resumed = line.startswith(RESUME)
-            if resumed:
+                if line.startswith(RESUME):
+                    nonce = resume_nonce(line)
+            if nonce is not None:
                 break
             if len(pending) > MAX_LINE:
                 return
@@ -661,11 +706,12 @@ def zygote(channel, serve_calls, spawn, wait, state, madvise, depth):
             if not data:
                 return
             pending += data
-        if state() != after_import:
+        reap_children()
+        if children_of_mine() or state() != after_import:
             say(channel, b'{"type":"spent","why":"the submission changed what a new process '
                          b'would find fresh"}')
             return
-        pid, why = spawn(channel, pending, serve_calls, student, madvise, runs, depth)
+        pid, why = spawn(channel, pending, serve_calls, kit, student, runs, nonce)
         if pid is None:
             say(channel, b'{"type":"spent","why":"no new process could start"}')
             return
@@ -681,6 +727,19 @@ def main():
     STUDENT_FILE = sys.argv[3]
     forking = sys.argv[5] == "fork"
     channel = Channel(in_fd, out_fd)
+    import resource
+    # A zygote's hard address-space limit leaves room (salgrade's) for
+    # what its own machinery maps; the student's limit is the soft one.
+    address_limit = resource.getrlimit(resource.RLIMIT_AS)
+    # What the zygote's own machinery holds and maps (not the student's,
+    # nor a fresh process's): each worker copies it too, so salgrade adds
+    # it to the worker's memory limit, and the worker to its address space.
+    anonymous_before, mapped_before = anonymous_bytes(), mapped_bytes()
+    kit = Kit() if forking else None
+    overhead = max(0, anonymous_bytes() - anonymous_before) if forking else 0
+    machinery = max(0, mapped_bytes() - mapped_before) if forking else 0
+    if kit is not None:
+        kit.hide()
     sys.path.insert(0, os.getcwd())
     sys.setrecursionlimit(1000)
     if len(sys.argv) > 6:
@@ -698,30 +757,27 @@ def main():
     student_places = (os.getcwd(),) + WRITABLE_PLACES
 
     def state():
-        return zygote_state(student_places)
+        return zygote_state(student_places, kit)
 
-    import resource
     baseline = take_fingerprint()
-    # What the zygote's own machinery holds (not the student's, nor a fresh
-    # process's): the worker copies it too, so salgrade adds it to the
-    # worker's memory limit.
-    anonymous_before = anonymous_bytes() if forking else 0
-    # A zygote's hard address-space limit leaves room (salgrade's) for
-    # what its own machinery maps; the student's limit is the soft one.
-    address_limit = resource.getrlimit(resource.RLIMIT_AS)
-    mapped_before = mapped_bytes()
-    watch = Watch() if forking else None
-    overhead = max(0, anonymous_bytes() - anonymous_before) if forking else 0
-    machinery = max(0, mapped_bytes() - mapped_before) if forking else 0
+
+    def untouched():
+        return take_fingerprint() == baseline
+
     try:
         hook = getattr(adapter, "before_import", None)
         if hook is not None:
             hook()
+        if kit is not None:
+            kit.watch()
         module = importlib.import_module(os.path.splitext(STUDENT_FILE)[0])
     except BaseException as exc:
         flush_student_streams()
         channel.send({"type": "import_failed", "error": describe_exception(exc)})
         return
+    finally:
+        if kit is not None:
+            kit.done()
     flush_student_streams()
     functions = {}
     for name in adapter.FUNCTIONS:
@@ -729,18 +785,16 @@ def main():
             functions[name] = adapter.find(module, name) is not None
         except BaseException:
             functions[name] = False
-    if watch is not None:
-        watch.done()
-    if forking and can_fork(fds_before, watch, state) is not None:
+    if forking and can_fork(fds_before, kit, state, untouched) is not None:
         # A worker forked now would differ from a fresh process (see
         # `forkable`): this process answers the calls itself, as in `single`
-        # mode, with the student's process limit (salgrade gave a zygote one
-        # more).
+        # mode, with the student's process and address-space limits
+        # (salgrade gave a zygote room for its own).
         forking = False
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
         if 1 < soft != resource.RLIM_INFINITY:
             resource.setrlimit(resource.RLIMIT_NPROC, (soft - 1, hard))
-        set_address_limit(address_limit, 0)
+        set_address_limit(resource, address_limit, 0)
     channel.send({"type": "ready", "protocol": PROTOCOL,
                   "runtime": "Python " + sys.version.split()[0], "functions": functions,
                   "forking": forking, "overhead": overhead if forking else 0})
@@ -750,12 +804,14 @@ def main():
                      tampered)
 
     if forking:
+        student = Student()
         # Each worker's address space: the student's limit, plus what the
         # zygote maps that a fresh process would not (its machinery, and
         # what it allocates after the import).
-        import functools
-        spawn = functools.partial(spawn, address=(address_limit, machinery - mapped_bytes()))
-        loop(channel, serve_calls, spawn, wait_end, state, watch.madvise, recursion_used())
+        student.address_limit = address_limit
+        student.address_offset = machinery - mapped_bytes()
+        student.depth = recursion_used()
+        loop(channel, serve_calls, spawn, wait_end, state, kit, student)
     else:
         serve_calls(channel)
 

@@ -43,8 +43,8 @@
 //! killed it at a deadline) the zygote says how:
 //!
 //! ```text
-//! {"type": "resume"}
-//!   → {"type": "forked"}
+//! {"type": "resume", "nonce": N}
+//!   → {"type": "forked", "nonce": N}
 //!   | {"type": "spent", "why": TEXT}
 //!   ... calls and results, until the worker ends ...
 //!   → {"type": "ended", "code": N | null, "signal": N | null, "note": null}
@@ -55,8 +55,12 @@
 //! read; the runner does (the one it awaits). After an `ended` the zygote
 //! reads and drops every request until `resume` (a line that begins exactly
 //! as above), which the runner sends once it has killed whatever the worker
-//! left in the session's cgroup, and waits for `forked` before it sends
-//! again what was not answered. `spent` says that the zygote exited
+//! left in the session's cgroup, and waits for the `forked` that repeats
+//! the `resume`'s random nonce before it sends again what was not
+//! answered: lines a dead worker's processes wrote before the sweep
+//! (a forged `forked`) cannot know it, and are dropped. An `ended` while
+//! the worker still runs is forged by the worker: its case dies, as for
+//! any message out of turn. `spent` says that the zygote exited
 //! instead of forking: the places a student can write differ from what
 //! they were after the import, or no process could start. The runner then
 //! starts a new process, as without a zygote.
@@ -99,8 +103,9 @@ pub(crate) enum Request<'a> {
         checked: &'a [&'a str],
         exempt: &'a [&'a str],
     },
-    /// Lets a zygote that holds its calls after a failed child go on.
-    Resume,
+    /// Lets a zygote that holds its calls after a failed child go on;
+    /// its new worker's `forked` repeats the nonce.
+    Resume { nonce: u64 },
 }
 
 /// Program → runner.
@@ -135,7 +140,9 @@ pub(crate) enum Message {
     },
     /// A zygote's new worker, forked at `resume`, has copied the pages it
     /// shares with the zygote and reads calls now.
-    Forked {},
+    Forked {
+        nonce: u64,
+    },
     /// A zygote that will fork no more (the places a student writes
     /// changed since the import, or no process could start): it has
     /// exited, and the next case needs a new process.
@@ -199,7 +206,7 @@ impl Message {
                     *why = Some(shown::entering(text, MAX_STRING));
                 }
             }
-            Message::Ready { .. } | Message::Linted { .. } | Message::Forked {} => {}
+            Message::Ready { .. } | Message::Linted { .. } | Message::Forked { .. } => {}
         }
     }
 }
@@ -288,9 +295,10 @@ mod tests {
     #[test]
     fn a_zygotes_fork_and_its_end_decode() {
         assert!(matches!(
-            Message::parse(r#"{"type":"forked"}"#),
-            Ok(Message::Forked {})
+            Message::parse(r#"{"type":"forked","nonce":42}"#),
+            Ok(Message::Forked { nonce: 42 })
         ));
+        assert!(Message::parse(r#"{"type":"forked"}"#).is_err());
         let long = "y".repeat(50_000);
         let Ok(Message::Spent { why: Some(why) }) =
             Message::parse(&format!(r#"{{"type":"spent","why":"{long}"}}"#))
@@ -328,8 +336,8 @@ mod tests {
             "{note}"
         );
         assert_eq!(
-            String::from_utf8(Request::Resume.line()).unwrap(),
-            "{\"type\":\"resume\"}\n"
+            String::from_utf8(Request::Resume { nonce: 7 }.line()).unwrap(),
+            "{\"type\":\"resume\",\"nonce\":7}\n"
         );
         // The zygote tells a call from `resume` by this prefix alone.
         let input = serde_json::json!({"board": [1, 2]});

@@ -249,3 +249,35 @@ fn a_worker_has_the_memory_a_fresh_process_has() {
     assert_ne!(without["whowins/e001"], "pass", "{without:?}");
     assert_eq!(with, without, "cgroup: {cgroup}");
 }
+
+#[test]
+fn a_students_file_named_like_a_module_of_the_zygotes_is_not_imported_by_it() {
+    // A leetcode909 submission with a file of its own named `array.py`
+    // (not valid Python; never imported by the solution) beside it. The
+    // zygote takes the modules it needs before the session folder is on
+    // `sys.path`, and hides them from the student's import: every case
+    // passes, as without a zygote (the zygote once imported this file and
+    // died before its first case: 0 against 25).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        fixtures().join("leetcode909/submissions/correct/solution.py"),
+        dir.path().join("solution.py"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("array.py"), "this is not python (\n").unwrap();
+    std::fs::write(dir.path().join("struct.py"), "raise SystemExit(5)\n").unwrap();
+    let score = |mode: &str| {
+        let out = salgrade()
+            .args(["check", "--format", "json", "--assignment", "leetcode909"])
+            .args(["--zygote", mode])
+            .arg(dir.path().join("solution.py"))
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", crate::stderr_of(&out)));
+        report["students"][0]["score"].clone()
+    };
+    let without = score("off");
+    assert_eq!(without, serde_json::json!(25.0));
+    assert_eq!(score("auto"), without);
+}

@@ -44,6 +44,12 @@ pub(super) struct Zygote {
     /// The zygote itself has gone (its channel closed): killed by the
     /// student's code, not by salgrade.
     lost: bool,
+    /// The host PIDs of the running worker (the processes the session
+    /// held beyond `keep` when it said `forked`, before any student code).
+    worker: Vec<i32>,
+    /// Makes each `resume`'s nonce.
+    nonces: std::collections::hash_map::RandomState,
+    resumes: u64,
 }
 
 impl Session {
@@ -58,7 +64,13 @@ impl Session {
         let keep = self.cpu_group.as_ref().and_then(|g| g.procs());
         match keep {
             Some(keep) if !keep.is_empty() => {
-                self.zygote = Some(Zygote { keep, lost: false });
+                self.zygote = Some(Zygote {
+                    keep,
+                    lost: false,
+                    worker: Vec::new(),
+                    nonces: std::collections::hash_map::RandomState::new(),
+                    resumes: 0,
+                });
             }
             _ => {
                 self.end();
@@ -137,6 +149,16 @@ impl Session {
         })
     }
 
+    /// Whether a process of the current worker is still in the session.
+    fn worker_runs(&self) -> bool {
+        let (Some(z), Some(group)) = (&self.zygote, &self.cpu_group) else {
+            return false;
+        };
+        group
+            .procs()
+            .is_some_and(|procs| procs.iter().any(|p| z.worker.contains(p)))
+    }
+
     /// Notes that the channel of this session's zygote closed.
     pub(super) fn note_zygote_lost(&mut self) {
         if let Some(z) = &mut self.zygote {
@@ -174,6 +196,13 @@ impl Session {
         let Message::Ended { code, signal, note } = message else {
             return self.kill_with_note("sent an unexpected message".to_owned());
         };
+        if self.worker_runs() {
+            // Only the zygote says `ended`, once its worker is gone: this
+            // one came from the worker's own code.
+            return self.kill_with_note(
+                "sent a malformed answer: said that its process ended while it runs".to_owned(),
+            );
+        }
         let death = Death {
             code,
             signal,
@@ -233,10 +262,16 @@ impl Session {
     /// has copied its pages and reads calls; `false` when none will (the
     /// zygote is spent, or said anything else, or nothing in time).
     fn resume(&mut self) -> bool {
+        use std::hash::BuildHasher;
         // The next worker's deaths are its own: a memory kill counted so far
         // is not one of them, as it is not for a fresh session.
         self.oom_baseline = self.cgroup.as_ref().map_or(0, SlotGroup::oom_kills);
-        let line = Request::Resume.line();
+        let Some(z) = &mut self.zygote else {
+            return false;
+        };
+        z.resumes += 1;
+        let nonce = z.nonces.hash_one((z.resumes, Instant::now()));
+        let line = Request::Resume { nonce }.line();
         let sent = self
             .requests
             .as_ref()
@@ -244,9 +279,26 @@ impl Session {
         if !sent {
             return false;
         }
-        match self.events.recv_timeout(FORK_GRACE) {
-            Ok(Event::Line(line)) => matches!(Message::parse(&line), Ok(Message::Forked {})),
-            _ => false,
+        let until = Instant::now() + FORK_GRACE;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let Ok(Event::Line(line)) = self.events.recv_timeout(left) else {
+                return false;
+            };
+            match Message::parse(&line) {
+                Ok(Message::Forked { nonce: n }) if n == nonce => break,
+                Ok(Message::Spent { .. }) => return false,
+                // What a dead worker's processes wrote before the sweep.
+                _ => {}
+            }
         }
+        let (Some(z), Some(group)) = (&mut self.zygote, &self.cpu_group) else {
+            return false;
+        };
+        let Some(procs) = group.procs() else {
+            return false;
+        };
+        z.worker = procs.into_iter().filter(|p| !z.keep.contains(p)).collect();
+        true
     }
 }

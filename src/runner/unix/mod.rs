@@ -173,6 +173,10 @@ pub(crate) fn prepare(
                 setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
                 setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
                 setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+                // No POSIX message queue: nothing a student needs, and a
+                // zygote could not see one a worker left (they are not
+                // listed where System V IPC is).
+                setrlimit(Resource::RLIMIT_MSGQUEUE, 0, 0)?;
             }
             if let Some(plan) = &confine {
                 // The keeper dies with the salgrade thread that started it.
