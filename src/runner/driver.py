@@ -64,7 +64,7 @@ MAX_ZYGOTE_BYTES = 64 * 1024 * 1024
 MAX_PLACE_ENTRIES = 2000
 WRITABLE_PLACES = ("/tmp", "/dev/shm")
 MADV_POPULATE_WRITE = 23  # Linux 5.14
-CHUNK_PAGES = 1 << 16
+CHUNK_PAGES = 1 << 13
 RECURSION_PROBE = 200
 # ioprio_get's system call number, per machine.
 IOPRIO_GET = {"x86_64": 252, "aarch64": 31}
@@ -315,7 +315,7 @@ class Kit:
     builtin replaced does the same (`patched`)."""
 
     MODULES = ("builtins", "os", "posix", "sys", "_signal", "gc", "time", "resource", "array",
-               "re", "mmap", "ctypes", "functools", "_io", "io")
+               "re", "mmap", "ctypes", "functools", "_io", "io", "fcntl")
 
     def __init__(self):
         import importlib
@@ -426,8 +426,9 @@ def shared_pages(kit):
             if len(fields) > 5 and fields[5].startswith("[v"):
                 continue  # [vvar], [vdso], [vsyscall]
             low, high = (int(x, 16) for x in fields[0].split("-"))
-            # In chunks of 64 Ki pages: a huge mapping the import reserved
-            # and never touched costs no more memory to read.
+            # In chunks of 8 Ki pages (64 KiB read, below malloc's mmap
+            # threshold): a huge mapping the import reserved and never
+            # touched costs no more memory to read.
             for chunk in range(low, high, CHUNK_PAGES * page):
                 count = min(CHUNK_PAGES, (high - chunk) // page)
                 entries = os.pread(fd, count * 8, (chunk // page) * 8)
@@ -447,7 +448,8 @@ def zygote_state(roots, kit):
     message queues, semaphores and shared memory, and the zygote's own
     limits, scheduling, priorities, OOM score and umask (a worker can
     change its parent's). One string (the collector does not count it);
-    None when there are too many entries to compare."""
+    None when it cannot be compared (too many entries, or one it cannot
+    read: a folder it cannot list could hide a changed file)."""
     resource = kit.modules["resource"]
     seen = []
     stack = []
@@ -468,14 +470,14 @@ def zygote_state(roots, kit):
                     try:
                         st = entry.stat(follow_symlinks=False)
                     except OSError:
-                        seen.append((entry.path, None))
-                        continue
+                        return None
                     seen.append((entry.path, st.st_mode, st.st_ino, st.st_size,
                                  st.st_mtime_ns, st.st_ctime_ns))
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
-        except OSError as exc:
-            seen.append((folder, "unreadable", exc.errno))
+        except OSError:
+            # A folder it cannot list could hide a changed file.
+            return None
     for name in ("sysvipc/msg", "sysvipc/sem", "sysvipc/shm", "self/oom_score_adj",
                  "self/coredump_filter"):
         try:
@@ -592,8 +594,7 @@ def start_worker(channel, early, serve_calls, kit, student, runs, nonce):
             if student.collecting:
                 gc.enable()
             charge_cpu(resource, student.cpu)
-            set_address_limit(resource, student.address_limit,
-                              student.address_offset + mapped_bytes())
+            set_address_limit(resource, student.address_limit, student.address_offset)
             # serve_calls runs deeper here than in `single` mode.
             sys.setrecursionlimit(sys.getrecursionlimit() + recursion_used() - student.depth)
             precopy(kit.madvise, runs)
@@ -650,6 +651,31 @@ def reap_children():
             return
 
 
+def descriptor_flags(kit, fds):
+    """Each open descriptor's status flags (O_NONBLOCK, O_APPEND...): a
+    forked worker shares them with the zygote, where a fresh process has
+    its own."""
+    fcntl = kit.modules["fcntl"]
+    flags = {}
+    for fd in fds:
+        try:
+            flags[fd] = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            pass
+    return flags
+
+
+def restore_flags(kit, flags):
+    """Sets the descriptors' status flags back to what they were after the
+    import: what a worker (or its processes) changed is not the next's."""
+    fcntl = kit.modules["fcntl"]
+    for fd, value in flags.items():
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETFL, value)
+        except OSError:
+            pass
+
+
 def say(channel, line):
     """The zygote's own messages, written without `json` (a module whose
     classes a student's import could have changed)."""
@@ -690,6 +716,7 @@ def zygote(channel, serve_calls, spawn, wait, state, kit, student):
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     runs = shared_pages(kit)
     after_import = state()
+    flags = descriptor_flags(kit, (0, 1, 2, channel.in_fd, channel.out_fd))
     pending = b""
     while True:
         nonce = None
@@ -702,11 +729,17 @@ def zygote(channel, serve_calls, spawn, wait, state, kit, student):
                 break
             if len(pending) > MAX_LINE:
                 return
-            data = os.read(channel.in_fd, 1 << 16)
+            try:
+                data = os.read(channel.in_fd, 1 << 16)
+            except BlockingIOError:
+                # A worker's process made the request channel non-blocking.
+                restore_flags(kit, flags)
+                continue
             if not data:
                 return
             pending += data
         reap_children()
+        restore_flags(kit, flags)
         if children_of_mine() or state() != after_import:
             say(channel, b'{"type":"spent","why":"the submission changed what a new process '
                          b'would find fresh"}')
@@ -717,6 +750,7 @@ def zygote(channel, serve_calls, spawn, wait, state, kit, student):
             return
         pending = b""
         code, sig = wait(pid)
+        restore_flags(kit, flags)
         say(channel, b'{"type":"ended","code":%s,"signal":%s,"note":null}'
             % (b"null" if code is None else b"%d" % code, b"null" if sig is None else b"%d" % sig))
 
@@ -806,10 +840,11 @@ def main():
     if forking:
         student = Student()
         # Each worker's address space: the student's limit, plus what the
-        # zygote maps that a fresh process would not (its machinery, and
-        # what it allocates after the import).
+        # zygote's machinery maps that a fresh process would not (what the
+        # zygote allocates after the import is free heap the student can
+        # use, as a fresh process uses its own).
         student.address_limit = address_limit
-        student.address_offset = machinery - mapped_bytes()
+        student.address_offset = machinery
         student.depth = recursion_used()
         loop(channel, serve_calls, spawn, wait_end, state, kit, student)
     else:
