@@ -207,13 +207,36 @@ def flush_student_streams():
             pass
 
 
-def mapped_bytes():
-    """This process's address space (what RLIMIT_AS limits), or 0."""
+def statm_bytes(field):
+    """A field of /proc/self/statm in bytes (0: the address space, what
+    RLIMIT_AS limits; 1: what is resident), or None when /proc cannot say."""
     try:
         with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(f.read().split()[field]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
-        return 0
+        return None
+
+
+def mapped_bytes():
+    """This process's address space, or 0."""
+    return statm_bytes(0) or 0
+
+
+def private_writable_mappings():
+    """(low, high, name) of each private writable mapping of this process,
+    and whether it has a shared writable one: from /proc/self/maps."""
+    mappings, shared = [], False
+    with open("/proc/self/maps") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) < 2 or fields[1][1] != "w":
+                continue
+            if fields[1][3] == "s":
+                shared = True
+                continue
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            mappings.append((low, high, fields[5] if len(fields) > 5 else ""))
+    return mappings, shared
 
 
 def anonymous_bytes():
@@ -277,13 +300,12 @@ def forkable(fds_before, kit, state, untouched):
         return "processes left running"
     if kit.madvise is None:
         return "no pre-copy of the pages"
+    resident = statm_bytes(1)
     try:
-        with open("/proc/self/statm") as f:
-            resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-        with open("/proc/self/maps") as f:
-            shared = any(len(line.split()) > 1 and line.split()[1][1] == "w"
-                         and line.split()[1][3] == "s" for line in f)
+        _, shared = private_writable_mappings()
     except (OSError, ValueError, IndexError):
+        resident = None
+    if resident is None:
         return "memory unknown"
     if resident > MAX_ZYGOTE_BYTES:
         return "memory"
@@ -295,7 +317,8 @@ def forkable(fds_before, kit, state, untouched):
 
 
 def children_of_mine():
-    """This process's live children (None when /proc cannot say)."""
+    """This process's live children: None for none; ["?"] when /proc
+    cannot say (taken as some)."""
     try:
         with open("/proc/self/task/%d/children" % os.getpid()) as f:
             return f.read().split() or None
@@ -322,6 +345,9 @@ class Kit:
         before = set(sys.modules)
         self.modules = {name: importlib.import_module(name) for name in self.MODULES}
         self.runs = self.modules["re"].compile(rb"P+")
+        resource = self.modules["resource"]
+        self.limits = [getattr(resource, n) for n in sorted(dir(resource))
+                       if n.startswith("RLIMIT_")]
         self.madvise, self.ioprio = find_libc(self.modules)
         self.added = set(sys.modules) - before
         self.hooked = False
@@ -415,17 +441,12 @@ def shared_pages(kit):
     # bit 62 swapped.
     table = bytes(b"P"[0] if b & 0xC0 else b"."[0] for b in range(256))
     runs = kit.modules["array"].array("Q")
-    with open("/proc/self/maps") as f:
-        maps = f.read().splitlines()
+    mappings, _ = private_writable_mappings()
     fd = os.open("/proc/self/pagemap", os.O_RDONLY)
     try:
-        for line in maps:
-            fields = line.split()
-            if len(fields) < 2 or fields[1][1] != "w" or fields[1][3] != "p":
-                continue
-            if len(fields) > 5 and fields[5].startswith("[v"):
+        for low, high, name in mappings:
+            if name.startswith("[v"):
                 continue  # [vvar], [vdso], [vsyscall]
-            low, high = (int(x, 16) for x in fields[0].split("-"))
             # In chunks of 8 Ki pages (64 KiB read, below malloc's mmap
             # threshold): a huge mapping the import reserved and never
             # touched costs no more memory to read.
@@ -485,8 +506,7 @@ def zygote_state(roots, kit):
                 seen.append((name, f.read()))
         except OSError:
             seen.append((name, None))
-    limits = [resource.getrlimit(getattr(resource, n))
-              for n in sorted(dir(resource)) if n.startswith("RLIMIT_")]
+    limits = [resource.getrlimit(n) for n in kit.limits]
     mask = os.umask(0o022)
     os.umask(mask)
     seen.append((limits, os.getpriority(os.PRIO_PROCESS, 0), sorted(os.sched_getaffinity(0)),
@@ -525,21 +545,21 @@ def recursion_used():
 
 
 def fork_patiently():
-    """(pid, None) for a new child, or (None, why) when none could start.
-    The slot's task limit refuses a fork while a killed case's processes
-    are still being reaped, so a refusal is retried for up to 3 s."""
+    """The pid of a new child, or None when none could start. The slot's
+    task limit refuses a fork while a killed case's processes are still
+    being reaped, so a refusal is retried for up to 3 s."""
     pause, waited = 0.005, 0.0
     while True:
         try:
-            return os.fork(), None
-        except BlockingIOError as exc:
+            return os.fork()
+        except BlockingIOError:
             if waited >= 3.0:
-                return None, "could not start a new process: " + str(exc)[:200]
+                return None
             time.sleep(pause)
             waited += pause
             pause = min(pause * 2, 0.2)
-        except OSError as exc:
-            return None, "could not start a new process: " + str(exc)[:200]
+        except OSError:
+            return None
 
 
 def serve(channel, adapter, module, run_call, take_fingerprint, baseline, tampered):
@@ -577,15 +597,13 @@ def start_worker(channel, early, serve_calls, kit, student, runs, nonce):
     """Forks a worker that copies the pages it shares with the zygote, says
     `forked` (with the `resume`'s nonce), and then answers the calls in
     `early` and those it reads itself from the request channel: its pid,
-    or None and why no worker could start. The worker gets back what the
+    or None when no worker could start. The worker gets back what the
     zygote changed for itself (the student's SIGCHLD setting, signal mask
     and collector), the recursion limit the zygote's own calls take, the
     address space its machinery maps, and pays the zygote's CPU time
     towards its CPU limit, as a fresh process pays for its import."""
     signal, gc, resource = kit.modules["_signal"], kit.modules["gc"], kit.modules["resource"]
-    pid, why = fork_patiently()
-    if pid is None:
-        return None, why
+    pid = fork_patiently()
     if pid == 0:
         code = 70
         try:
@@ -605,7 +623,7 @@ def start_worker(channel, early, serve_calls, kit, student, runs, nonce):
             code = 0
         finally:
             os._exit(code)
-    return pid, None
+    return pid
 
 
 def charge_cpu(resource, seconds):
@@ -744,7 +762,7 @@ def zygote(channel, serve_calls, spawn, wait, state, kit, student):
             say(channel, b'{"type":"spent","why":"the submission changed what a new process '
                          b'would find fresh"}')
             return
-        pid, why = spawn(channel, pending, serve_calls, kit, student, runs, nonce)
+        pid = spawn(channel, pending, serve_calls, kit, student, runs, nonce)
         if pid is None:
             say(channel, b'{"type":"spent","why":"no new process could start"}')
             return

@@ -100,19 +100,8 @@ fn a_restart_after_a_timeout_is_a_fork_not_a_new_import() {
     // first session imports: the retry of the first timeout and every
     // later restart are forks of new workers. The verdicts are those of
     // `loop_willfinish` (33 of its 92 `willfinish` cases time out).
-    let file = fixtures().join("state/loops_after_one_import/salbLLfunctions.py");
-    let check = |mode: &str| {
-        let out = salgrade()
-            .args(["check", "--format", "json", "--zygote", mode])
-            .arg(&file)
-            .output()
-            .unwrap();
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let cgroup = report["sandbox"].as_str().unwrap_or("").contains("cgroup");
-        (report["students"][0].clone(), cgroup)
-    };
-    let (student, cgroup) = check("auto");
-    let (fresh, _) = check("off");
+    let (student, cgroup) = check_state("loops_after_one_import", "auto", &[]);
+    let (fresh, _) = check_state("loops_after_one_import", "off", &[]);
     for s in [&student, &fresh] {
         let willfinish = &s["functions"]["willfinish"];
         assert_eq!(
@@ -140,16 +129,8 @@ fn a_function_given_up_on_costs_no_other_function_a_case() {
     // behind the last whowins-before-it used to run anyway and die on the
     // clock of the case after it (`whowins/r001` died "with code 3").
     for mode in ["off", "auto"] {
-        let out = salgrade()
-            .args([
-                "check", "--format", "json", "--cases", "2", "--zygote", mode,
-            ])
-            .arg(fixtures().join("state/exits_in_every_willfinish/salbLLfunctions.py"))
-            .output()
-            .unwrap();
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let student = &report["students"][0];
-        for (case, (verdict, detail)) in crate::case_verdicts(student) {
+        let (student, _) = check_state("exits_in_every_willfinish", mode, &["--cases", "2"]);
+        for (case, (verdict, detail)) in crate::case_verdicts(&student) {
             if case.starts_with("willfinish/") {
                 assert_eq!(verdict, "process_died", "{mode} {case}: {detail}");
             } else {

@@ -89,11 +89,7 @@ impl Session {
             .as_ref()
             .and_then(SlotGroup::anonymous_memory)
             .unwrap_or(0);
-        if !self.extend_memory(zygote) {
-            return Err(SessionError::Cgroup(
-                "cannot set the memory limit of a zygote's slot".to_owned(),
-            ));
-        }
+        self.extend_memory(zygote)?;
         if !self.resume() {
             self.end();
             return Ok(false);
@@ -108,25 +104,20 @@ impl Session {
             .and_then(SlotGroup::anonymous_memory)
             .unwrap_or(0);
         let extra = (both / 2).max(zygote) + overhead.min(MAX_OVERHEAD);
-        if !self.extend_memory(extra) {
-            return Err(SessionError::Cgroup(
-                "cannot set the memory limit of a zygote's slot".to_owned(),
-            ));
-        }
+        self.extend_memory(extra)?;
         Ok(true)
     }
 
     /// Sets the slot's memory limit to the run's plus `extra` (at most
-    /// [`MAX_COPIED`]); `false` (the session ended) when it cannot.
-    fn extend_memory(&mut self, extra: u64) -> bool {
+    /// [`MAX_COPIED`]); the session is ended when it cannot be.
+    fn extend_memory(&mut self, extra: u64) -> Result<(), SessionError> {
         let Some(group) = &self.cgroup else {
-            return true;
+            return Ok(());
         };
-        if group.extend_memory(extra.min(MAX_COPIED)).is_ok() {
-            return true;
-        }
-        self.end();
-        false
+        group.extend_memory(extra.min(MAX_COPIED)).map_err(|e| {
+            self.end();
+            SessionError::Cgroup(e)
+        })
     }
 
     /// Whether this session's zygote was killed by the student's code (its
