@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::report::csv::CsvLayout;
 use crate::report::{Format, Shard};
 use crate::runner::cxx::PreludeMode;
-use crate::runner::{Language, SandboxKind, ZygoteMode};
+use crate::runner::{Language, SandboxKind};
 
 /// The most random cases per function `--cases` takes: beyond it a run
 /// takes many minutes (each function gets this many, boards up to 6,000
@@ -186,14 +186,6 @@ pub(crate) struct RunArgs {
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CXX_PRELUDE",
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
-    /// Whether a Python submission's process imports the student's file once and forks a
-    /// new worker from that state after a timeout or a crash: `auto` (default: where each
-    /// student's session has a cgroup of its own and a private /tmp; a worker gets what a
-    /// fresh process would, or the driver does not fork: see the README) or `off` (a new
-    /// Python and import each time).
-    #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_ZYGOTE",
-        default_value_t = ZygoteMode::Auto)]
-    pub zygote: ZygoteMode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -210,6 +202,17 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "MIB", default_value_t = 16,
         value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub file_size_mb: u64,
+    /// The CPU time all of one student's processes may use in all (their imports,
+    /// calls and restarts), in seconds (default 60); past it, or past
+    /// `--student-wall-s`, each case left is `over_budget` without a run.
+    #[arg(long, value_name = "S", default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub student_cpu_s: u64,
+    /// The wall time one student's cases may take in all, from their first case, in seconds
+    /// (default 300): the backstop for code that sleeps or blocks.
+    #[arg(long, value_name = "S", default_value_t = 300,
+        value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub student_wall_s: u64,
     /// Time per student for shrinking each failing function's smallest case to a minimal counterexample, in milliseconds; 0 turns it off (default 3000). Never changes a score.
     #[arg(long, value_name = "MS", default_value_t = 3000,
         value_parser = clap::value_parser!(u64).range(0..=MAX_SHRINK_MS))]

@@ -143,6 +143,9 @@ pub(crate) enum RawOutcome {
     },
     /// The process died during the call.
     Died { death: Death },
+    /// Not run: the submission had used its whole budget (of CPU time when
+    /// `cpu`, else of wall time), `limit_ms`, before this case.
+    OverBudget { cpu: bool, limit_ms: u64 },
 }
 
 /// Why a submission did not build.

@@ -27,6 +27,8 @@ pub(crate) enum VerdictKind {
     WrongType,
     Exception,
     Timeout,
+    /// Not run: the submission had used up its whole time budget.
+    OverBudget,
     MemoryLimit,
     ProcessDied,
     MissingFunction,
@@ -48,6 +50,7 @@ impl VerdictKind {
             VerdictKind::WrongType => "wrong_type",
             VerdictKind::Exception => "exception",
             VerdictKind::Timeout => "timeout",
+            VerdictKind::OverBudget => "over_budget",
             VerdictKind::MemoryLimit => "memory_limit",
             VerdictKind::ProcessDied => "process_died",
             VerdictKind::MissingFunction => "missing_function",
@@ -77,6 +80,9 @@ impl VerdictKind {
             VerdictKind::Exception => "your function raised an exception",
             VerdictKind::Timeout => {
                 "your function did not return in time: look for a loop that never ends"
+            }
+            VerdictKind::OverBudget => {
+                "not run: your code had used up its whole time budget on earlier cases; fix the cases that time out or end the process first"
             }
             VerdictKind::MemoryLimit => "your function used more memory than allowed",
             VerdictKind::ProcessDied => {

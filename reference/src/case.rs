@@ -60,3 +60,72 @@ pub struct CaseFile {
     pub options: Options,
     pub cases: Vec<Case>,
 }
+
+impl CaseFile {
+    /// The order in which a submission is asked the cases: a permutation of
+    /// their indices, shuffled with the file's seed (or, for a file without
+    /// one, with a hash of its case ids), so that it is the same on every
+    /// run of the same cases and says nothing of a case: counting one's
+    /// calls tells no kind, no function and no expected answer. The
+    /// shuffle's stream is its own, not the generator's.
+    pub fn asking_order(&self) -> Vec<usize> {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        /// Keeps the shuffle's stream apart from the generator's, which is
+        /// seeded with the same number.
+        const ORDER_STREAM: u64 = 0x6f72_6465_7220_6f66;
+        let seed = self.seed.unwrap_or_else(|| {
+            // FNV-1a over the ids: stable across runs and builds.
+            self.cases.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
+                c.id.bytes()
+                    .chain([0])
+                    .fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            })
+        });
+        let mut order: Vec<usize> = (0..self.cases.len()).collect();
+        order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(
+            seed ^ ORDER_STREAM,
+        ));
+        order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(seed: Option<u64>, ids: &[&str]) -> CaseFile {
+        CaseFile {
+            assignment: "a48".to_owned(),
+            seed,
+            options: Options::new(),
+            cases: ids
+                .iter()
+                .map(|id| Case {
+                    id: (*id).to_owned(),
+                    function: "f".to_owned(),
+                    label: String::new(),
+                    input: serde_json::Value::Null,
+                    expected: serde_json::Value::Null,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_asking_order_is_a_reproducible_shuffle() {
+        let ids: Vec<String> = (0..200).map(|i| format!("f/r{i:03}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let order = file(Some(7), &ids).asking_order();
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..200).collect::<Vec<_>>());
+        assert_ne!(order, sorted, "not shuffled");
+        assert_eq!(order, file(Some(7), &ids).asking_order());
+        assert_ne!(order, file(Some(8), &ids).asking_order());
+        let unseeded = file(None, &ids).asking_order();
+        assert_eq!(unseeded, file(None, &ids).asking_order());
+        assert_ne!(unseeded, sorted);
+        assert!(file(None, &[]).asking_order().is_empty());
+    }
+}

@@ -11,7 +11,7 @@ use crate::assignment::Assignment;
 use crate::cli::{CaseArgs, RunArgs, SandboxArgs};
 use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::rubric::Rubric;
-use crate::runner::{Language, Limits, RunnerConfig, ZygoteMode, cxx, setup};
+use crate::runner::{Language, Limits, RunnerConfig, StudentBudget, cxx, setup};
 
 /// A set-up thread's result; a panic there becomes an error.
 fn joined<T>(r: std::thread::Result<anyhow::Result<T>>) -> anyhow::Result<T> {
@@ -64,7 +64,7 @@ pub(super) fn sandbox_config(
         uids: isolation.uids,
         cxx,
         build: cxx::BuildSettings::default(),
-        zygote: ZygoteMode::Off,
+        budget: StudentBudget::DEFAULT,
     })
 }
 
@@ -84,7 +84,10 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
             prelude: args.cxx_prelude,
             ..cxx::BuildSettings::default()
         },
-        zygote: args.zygote,
+        budget: StudentBudget {
+            cpu: Duration::from_secs(args.student_cpu_s),
+            wall: Duration::from_secs(args.student_wall_s),
+        },
         ..sandbox_config(&args.sandbox, limits, languages, false)?
     })
 }

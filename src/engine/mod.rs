@@ -69,6 +69,8 @@ pub(crate) struct Engine {
     /// Each language graded in this run, its harness and its deadlines
     /// (calibrated on that language's model solution).
     languages: BTreeMap<Language, Calibrated>,
+    /// The order the cases are asked in (see `CaseFile::asking_order`).
+    order: Vec<usize>,
 }
 
 struct Calibrated {

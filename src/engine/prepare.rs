@@ -81,6 +81,7 @@ impl Engine {
         languages: &[Language],
     ) -> anyhow::Result<Engine> {
         let mut calibrated = BTreeMap::new();
+        let order = case_file.asking_order();
         for &language in languages {
             let (Some(harness), Some(model), Some(naive)) = (
                 assignment.harness(language),
@@ -98,7 +99,7 @@ impl Engine {
                 &harness,
                 Solutions { model, naive },
                 &runner,
-                &case_file.cases,
+                (&case_file.cases, &order),
                 policy,
             )
             .with_context(|| format!("{} calibration", language.name()))?;
@@ -111,6 +112,7 @@ impl Engine {
             rubric,
             shrink_budget,
             languages: calibrated,
+            order,
         })
     }
 }
@@ -122,15 +124,17 @@ struct Solutions {
 }
 
 /// Runs the model and the naive solution on every case (side by side, in
-/// slots 0 and 1, before any student uses them) and returns the deadlines.
+/// slots 0 and 1, before any student uses them, in the order students are
+/// asked) and returns the deadlines.
 fn calibrate(
     assignment: &dyn Assignment,
     harness: &Harness,
     solutions: Solutions,
     runner: &RunnerConfig,
-    cases: &[Case],
+    (cases, order): (&[Case], &[usize]),
     policy: DeadlinePolicy,
 ) -> anyhow::Result<Vec<Deadline>> {
+    let cases = Asked { cases, order };
     let (model, naive) = std::thread::scope(|scope| {
         let naive = scope.spawn(|| {
             measure(assignment, harness, solutions.naive, runner, cases, 1)
@@ -151,13 +155,20 @@ fn calibrate(
         .collect())
 }
 
+/// Cases, and the order they are asked in.
+#[derive(Clone, Copy)]
+struct Asked<'a> {
+    cases: &'a [Case],
+    order: &'a [usize],
+}
+
 /// Runs a solution that must pass every case; returns what it used on each.
 fn measure(
     assignment: &dyn Assignment,
     harness: &Harness,
     solution: &str,
     runner: &RunnerConfig,
-    cases: &[Case],
+    Asked { cases, order }: Asked<'_>,
     slot: usize,
 ) -> anyhow::Result<Vec<Measured>> {
     let generous = vec![
@@ -167,8 +178,16 @@ fn measure(
         };
         cases.len()
     ];
-    let run = runner::run_submission(runner, harness, solution.as_bytes(), cases, &generous, slot)
-        .context("cannot run it")?;
+    let run = runner::run_solution(
+        runner,
+        harness,
+        solution.as_bytes(),
+        cases,
+        &generous,
+        order,
+        slot,
+    )
+    .context("cannot run it")?;
     let results = grading::judge_all(assignment, cases, &run.outcomes);
     if let Some((case, r)) = cases
         .iter()

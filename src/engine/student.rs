@@ -203,7 +203,7 @@ impl Engine {
         );
         let cases = &self.case_file.cases;
         let outcomes = runner
-            .run_all(cases, &calibrated.deadlines)
+            .run_all(cases, &calibrated.deadlines, &self.order)
             .with_context(context)?;
         let mut violations = Vec::new();
         if python {

@@ -41,6 +41,14 @@ pub(crate) fn judge(assignment: &dyn Assignment, case: &Case, outcome: &RawOutco
                 }
             ),
         ),
+        RawOutcome::OverBudget { cpu, limit_ms } => Verdict::detail(
+            VerdictKind::OverBudget,
+            format!(
+                "not run: the submission's processes had used {} of {} s, its whole budget, on earlier cases",
+                if *cpu { "CPU time" } else { "wall time" },
+                limit_ms / 1000
+            ),
+        ),
         RawOutcome::Died { death } => Verdict::detail(
             if death.out_of_cpu() {
                 VerdictKind::Timeout

@@ -186,10 +186,21 @@ fn host_trees(program: &Program<'_>, tmp_mb: u64) -> Vec<Step> {
             b.bind(tree);
         }
     }
+    // A device node, bound without devices allowed: opening it fails, so
+    // the import fails as for a module that is not there.
+    for mask in program.masks {
+        b.steps.push(Step::Bind {
+            from: old(Path::new("/dev/null")),
+            to: c(mask),
+            access: Access::ReadOnly,
+        });
+    }
     b.steps
 }
 
-/// A fresh /proc, and a small /dev with only the allowed devices, the
+/// A fresh /proc (read-only: nothing a program needs writes there, and a
+/// process could otherwise write into its own memory through
+/// `/proc/self/mem`), and a small /dev with only the allowed devices, the
 /// standard links and a private /dev/shm.
 fn proc_and_dev(steps: &mut Vec<Step>, tmp_mb: u64) {
     steps.push(Step::Dir(c("/proc")));
@@ -340,6 +351,7 @@ mod tests {
             executable: Executable::System(&exe),
             args: Vec::new(),
             binds: vec![&prefix],
+            masks: &[],
             drop_privileges: true,
             limits: Limits::default(),
             keeps_output: false,
@@ -385,6 +397,7 @@ mod tests {
             executable: Executable::InSession("program"),
             args: Vec::new(),
             binds: Vec::new(),
+            masks: &[],
             drop_privileges: true,
             limits: Limits::default(),
             keeps_output: false,

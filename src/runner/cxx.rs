@@ -186,6 +186,7 @@ fn build_against(
         executable: Executable::System(&cxx.executable),
         args,
         binds: vec![&ready.dir],
+        masks: &[],
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
         keeps_output: true,
@@ -234,6 +235,7 @@ fn build_whole(
         executable: Executable::System(&cxx.executable),
         args,
         binds: Vec::new(),
+        masks: &[],
         drop_privileges: cfg.drop_compiled,
         limits: cfg.build.limits,
         keeps_output: true,
@@ -309,6 +311,7 @@ pub(crate) fn program(cfg: &RunnerConfig) -> Program<'static> {
             .map(|a| (*a).to_owned())
             .collect(),
         binds: Vec::new(),
+        masks: &[],
         drop_privileges: cfg.drop_compiled,
         limits: cfg.limits,
         keeps_output: false,

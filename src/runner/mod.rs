@@ -2,18 +2,15 @@
 //! returns raw facts per case. It judges nothing (that is `grading`), and it
 //! is the only part of salgrade that starts processes.
 //!
-//! One process serves a whole submission, case after case. Where the
-//! session has a cgroup of its own (the clock of a whole process tree's CPU
-//! time), a Python submission's process is a worker forked by a zygote that
-//! imported the student's module once. A case that times out or dies is
-//! killed with everything the worker started, and the zygote forks a new
-//! worker from the state right after the import, which is what a fresh
-//! process would have: no new Python, no new import. Without such a cgroup,
-//! or when the zygote itself is killed, the process group is killed and a
-//! fresh process carries on with the next case, so one broken function
-//! never costs the others their marks. The first timeout of a submission is
-//! retried once in a fresh process (a new worker) before it is believed.
+//! One process serves a whole submission, case after case. A case that
+//! times out or dies is killed with everything its process started, and a
+//! new process (a new exec and a new import: nothing a student's code could
+//! have touched is reused) carries on with the next case, so one broken
+//! function never costs the others their marks. The first timeout of a
+//! submission is retried once in a new process before it is believed, and
+//! a submission's processes share one total budget (`budget`).
 
+mod budget;
 pub(crate) mod capture;
 pub(crate) mod cgroup;
 pub(crate) mod confine;
@@ -27,6 +24,7 @@ pub(crate) mod sandbox;
 pub(crate) mod session;
 pub(crate) mod setup;
 mod submission;
+pub(crate) mod syscalls;
 pub(crate) mod toolchain;
 #[expect(
     unsafe_code,
@@ -37,6 +35,7 @@ pub(crate) mod unix;
 use std::time::Duration;
 
 use crate::outcome::RawOutcome;
+pub(crate) use budget::StudentBudget;
 use capture::Captured;
 pub(crate) use interrupt::{
     INTERRUPT_NOTE, interrupted, kill_on_interrupt, reap_leftovers, wait_for_interrupt_exit,
@@ -46,7 +45,7 @@ pub(crate) use plan::Limits;
 pub(crate) use protocol::LintRun;
 use salgrade_reference::Case;
 pub(crate) use sandbox::{Python, SandboxKind};
-pub(crate) use session::{RunnerConfig, SessionError, ZygoteMode};
+pub(crate) use session::{RunnerConfig, SessionError};
 pub(crate) use submission::SubmissionRunner;
 
 /// How long one case may take: CPU time of the student's process, which
@@ -140,17 +139,23 @@ pub(crate) struct SubmissionRun {
     pub stderr: Captured,
 }
 
-/// Runs `cases` against `source` (the student's file contents).
-pub(crate) fn run_submission(
+/// Runs `cases` against `source` (a solution of salgrade's own: the model
+/// or the naive one), in the order `order` gives, without a budget.
+pub(crate) fn run_solution(
     cfg: &RunnerConfig,
     harness: &Harness,
     source: &[u8],
     cases: &[Case],
     deadlines: &[Deadline],
+    order: &[usize],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
-    let mut runner = SubmissionRunner::new(cfg, harness, source, slot, None)?;
-    let outcomes = runner.run_all(cases, deadlines)?;
+    let cfg = RunnerConfig {
+        budget: StudentBudget::UNLIMITED,
+        ..cfg.clone()
+    };
+    let mut runner = SubmissionRunner::new(&cfg, harness, source, slot, None)?;
+    let outcomes = runner.run_all(cases, deadlines, order)?;
     let (_, stderr) = runner.finish();
     Ok(SubmissionRun { outcomes, stderr })
 }

@@ -17,11 +17,6 @@ pub(crate) struct Limits {
     pub file_size_mb: u64,
     pub open_files: u64,
     pub processes: u64,
-    /// Bytes of address space the hard limit allows beyond the soft one:
-    /// 0, but for a zygote, whose workers take what its own machinery
-    /// maps on top of the student's limit (the driver sets both limits).
-    #[serde(skip)]
-    pub address_space_slack: u64,
 }
 
 impl Default for Limits {
@@ -32,7 +27,6 @@ impl Default for Limits {
             file_size_mb: 16,
             open_files: 64,
             processes: 32,
-            address_space_slack: 0,
         }
     }
 }
@@ -40,10 +34,7 @@ impl Default for Limits {
 impl Limits {
     pub(crate) fn child_limits(&self) -> ChildLimits {
         ChildLimits {
-            address_space: (
-                self.memory_mb * 1024 * 1024,
-                (self.memory_mb * 1024 * 1024).saturating_add(self.address_space_slack),
-            ),
+            address_space: self.memory_mb * 1024 * 1024,
             // The soft limit comes first so the student gets SIGXCPU, a
             // recognisable signal, before the kernel's SIGKILL at the hard one.
             cpu_seconds: (self.cpu_seconds, self.cpu_seconds + 2),
@@ -70,6 +61,10 @@ pub(crate) struct Program<'a> {
     pub args: Vec<String>,
     /// Trees outside `/usr` the program needs to see (read-only).
     pub binds: Vec<&'a Path>,
+    /// Files the program must not find, masked by an empty device node
+    /// where the sandbox builds its own root (the interpreter's modules
+    /// that reach its memory: `_ctypes` and the test modules).
+    pub masks: &'a [std::path::PathBuf],
     /// Run as the slot's unprivileged uid (only as root; see `can_drop`).
     pub drop_privileges: bool,
     /// The resource limits, when not the run's own (a compiler's).
@@ -84,7 +79,7 @@ pub(crate) struct Program<'a> {
 /// Resource limits applied in the child, as (soft, hard) pairs.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChildLimits {
-    pub address_space: (u64, u64),
+    pub address_space: u64,
     pub cpu_seconds: (u64, u64),
     pub file_size: u64,
     pub open_files: u64,
@@ -163,4 +158,16 @@ pub(crate) struct Plan {
     pub steps: Vec<Step>,
     pub workdir: CString,
     pub user: Option<UserMap>,
+}
+
+/// The system-call filters a child gets (see `syscalls`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ChildFilters {
+    /// None (the `none` backend, or no filter for this architecture).
+    None,
+    /// Installed by the child itself, last before exec.
+    Install(&'static [seccompiler::BpfProgram]),
+    /// Handed to the program (bubblewrap) on descriptors 5 and 6: the read
+    /// ends of pipes holding them, open in the parent until the spawn.
+    Inherit([std::os::fd::RawFd; 2]),
 }

@@ -11,17 +11,13 @@
 //! Program → runner, first and once:
 //!
 //! ```text
-//! {"type": "ready", "protocol": 2, "runtime": "Python 3.11.7",
-//!  "functions": {"willfinish": true, "whowins": false}, "forking": true}
+//! {"type": "ready", "protocol": 3, "runtime": "Python 3.11.7",
+//!  "functions": {"willfinish": true, "whowins": false}}
 //! {"type": "import_failed", "error": ERROR}
 //! ```
 //!
 //! `functions` says, for each function the assignment grades, whether the
-//! student's module defines it. `forking` (absent: false) says that a driver
-//! started in `fork` mode is a zygote (below); it answers the calls itself,
-//! as in `single` mode, when a fork would not be what a fresh process is
-//! (the import left threads, open files, much memory or many files, or
-//! code that would run in the zygote later). A `protocol` other than [`PROTOCOL`] is a
+//! student's module defines it. A `protocol` other than [`PROTOCOL`] is a
 //! harness error (an old driver beside a new binary).
 //!
 //! Runner → program, then one answer each:
@@ -34,36 +30,6 @@
 //!   → {"type": "linted", "findings": [FINDING...]}
 //!   | {"type": "unreadable", "error": TEXT}
 //! ```
-//!
-//! A driver started in `fork` mode (a zygote) forks one worker from its
-//! post-import state at each `resume`, the first one right after `ready`.
-//! The worker copies the pages it shares with the zygote, says `forked`,
-//! then reads the calls and sends the `result`s itself, while the zygote
-//! only waits for its end. When the worker ends (it died, or the runner
-//! killed it at a deadline) the zygote says how:
-//!
-//! ```text
-//! {"type": "resume", "nonce": N}
-//!   → {"type": "forked", "nonce": N}
-//!   | {"type": "spent", "why": TEXT}
-//!   ... calls and results, until the worker ends ...
-//!   → {"type": "ended", "code": N | null, "signal": N | null, "note": null}
-//! ```
-//!
-//! `code` is the worker's exit code and `signal` the signal that killed it.
-//! The zygote does not know which call the worker was on, nor which it had
-//! read; the runner does (the one it awaits). After an `ended` the zygote
-//! reads and drops every request until `resume` (a line that begins exactly
-//! as above), which the runner sends once it has killed whatever the worker
-//! left in the session's cgroup, and waits for the `forked` that repeats
-//! the `resume`'s random nonce before it sends again what was not
-//! answered: lines a dead worker's processes wrote before the sweep
-//! (a forged `forked`) cannot know it, and are dropped. An `ended` while
-//! the worker still runs is forged by the worker: its case dies, as for
-//! any message out of turn. `spent` says that the zygote exited
-//! instead of forking: the places a student can write differ from what
-//! they were after the import, or no process could start. The runner then
-//! starts a new process, as without a zygote.
 //!
 //! `INPUT` is the case's input exactly as in the case file; the assignment's
 //! adapter turns it into arguments. `OUTCOME` is
@@ -103,9 +69,6 @@ pub(crate) enum Request<'a> {
         checked: &'a [&'a str],
         exempt: &'a [&'a str],
     },
-    /// Lets a zygote that holds its calls after a failed child go on;
-    /// its new worker's `forked` repeats the nonce.
-    Resume { nonce: u64 },
 }
 
 /// Program → runner.
@@ -117,12 +80,6 @@ pub(crate) enum Message {
     Ready {
         protocol: u32,
         functions: BTreeMap<String, bool>,
-        #[serde(default)]
-        forking: bool,
-        /// Bytes of anonymous memory a zygote's own machinery holds (set
-        /// up before the student's import), which each worker copies.
-        #[serde(default)]
-        overhead: u64,
     },
     ImportFailed {
         error: RaisedError,
@@ -137,23 +94,6 @@ pub(crate) enum Message {
     },
     Unreadable {
         error: String,
-    },
-    /// A zygote's new worker, forked at `resume`, has copied the pages it
-    /// shares with the zygote and reads calls now.
-    Forked {
-        nonce: u64,
-    },
-    /// A zygote that will fork no more (the places a student writes
-    /// changed since the import, or no process could start): it has
-    /// exited, and the next case needs a new process.
-    Spent {
-        why: Option<String>,
-    },
-    /// A zygote's worker has ended (see the module doc).
-    Ended {
-        code: Option<i32>,
-        signal: Option<i32>,
-        note: Option<String>,
     },
 }
 
@@ -196,17 +136,7 @@ impl Message {
             Message::Unreadable { error } => {
                 *error = shown::entering(std::mem::take(error), MAX_STRING);
             }
-            Message::Ended { note, .. } => {
-                if let Some(text) = note.take() {
-                    *note = Some(shown::entering(text, MAX_STRING));
-                }
-            }
-            Message::Spent { why } => {
-                if let Some(text) = why.take() {
-                    *why = Some(shown::entering(text, MAX_STRING));
-                }
-            }
-            Message::Ready { .. } | Message::Linted { .. } | Message::Forked { .. } => {}
+            Message::Ready { .. } | Message::Linted { .. } => {}
         }
     }
 }
@@ -290,62 +220,5 @@ mod tests {
         assert!(Message::parse(r#"{"type":"result","case":"a"}"#).is_err());
         assert!(Message::parse(r#"{"type":"hello"}"#).is_err());
         assert!(Message::parse(r#"{"type":"ready","protocol":2,"functions":{"f":true}}"#).is_ok());
-    }
-
-    #[test]
-    fn a_zygotes_fork_and_its_end_decode() {
-        assert!(matches!(
-            Message::parse(r#"{"type":"forked","nonce":42}"#),
-            Ok(Message::Forked { nonce: 42 })
-        ));
-        assert!(Message::parse(r#"{"type":"forked"}"#).is_err());
-        let long = "y".repeat(50_000);
-        let Ok(Message::Spent { why: Some(why) }) =
-            Message::parse(&format!(r#"{{"type":"spent","why":"{long}"}}"#))
-        else {
-            panic!("not a spent zygote")
-        };
-        assert!(why.len() < MAX_STRING + 100);
-        let ready =
-            r#"{"type":"ready","protocol":2,"functions":{},"forking":true,"overhead":4096}"#;
-        assert!(matches!(
-            Message::parse(ready),
-            Ok(Message::Ready {
-                forking: true,
-                overhead: 4096,
-                ..
-            })
-        ));
-    }
-
-    #[test]
-    fn a_zygotes_end_of_case_decodes_with_its_note_bounded() {
-        let long = format!(r"\u001b{}", "x".repeat(50_000));
-        let line = format!(r#"{{"type":"ended","code":null,"signal":9,"note":"{long}"}}"#);
-        let Ok(Message::Ended {
-            code,
-            signal,
-            note: Some(note),
-        }) = Message::parse(&line)
-        else {
-            panic!("not an end of case")
-        };
-        assert_eq!((code, signal), (None, Some(9)));
-        assert!(
-            note.len() < MAX_STRING + 100 && !note.contains('\u{1b}'),
-            "{note}"
-        );
-        assert_eq!(
-            String::from_utf8(Request::Resume { nonce: 7 }.line()).unwrap(),
-            "{\"type\":\"resume\",\"nonce\":7}\n"
-        );
-        // The zygote tells a call from `resume` by this prefix alone.
-        let input = serde_json::json!({"board": [1, 2]});
-        let call = Request::Call {
-            case: "a",
-            function: "f",
-            input: &input,
-        };
-        assert!(call.line().starts_with(br#"{"type":"call""#));
     }
 }

@@ -24,7 +24,7 @@ use std::process::Command;
 use clap::ValueEnum;
 use serde::Serialize;
 
-use super::plan::{ChildLimits, Executable, Identity, Limits, Plan, Program};
+use super::plan::{ChildFilters, ChildLimits, Executable, Identity, Limits, Plan, Program};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -48,6 +48,9 @@ pub(crate) struct Python {
     /// `sys.base_prefix`: the tree bubblewrap must make visible.
     pub prefix: PathBuf,
     pub version: String,
+    /// The interpreter's modules a student's code must not import (they
+    /// reach the interpreter's memory), as files to mask.
+    pub hidden: Vec<PathBuf>,
 }
 
 use super::confine::{self, INSIDE_DIR};
@@ -124,6 +127,11 @@ pub(crate) struct Launch {
     pub sweep_uid: Option<u32>,
     /// The namespaces and root of the `namespaces` backend.
     pub confine: Option<Plan>,
+    /// The system-call filters the child runs under.
+    pub filters: ChildFilters,
+    /// The read ends of the pipes that hold bubblewrap's filters, kept
+    /// open until the child has them.
+    pub filter_pipes: Vec<std::os::fd::OwnedFd>,
 }
 
 pub(crate) fn launch(
@@ -158,6 +166,8 @@ pub(crate) fn launch(
             identity: None,
             sweep_uid: None,
             confine: None,
+            filters: ChildFilters::None,
+            filter_pipes: Vec::new(),
         },
         SandboxKind::Rlimit => Launch {
             command: plain(&outside),
@@ -165,6 +175,8 @@ pub(crate) fn launch(
             identity,
             sweep_uid: identity.map(|i| i.uid),
             confine: None,
+            filters: installed_filters(),
+            filter_pipes: Vec::new(),
         },
         SandboxKind::Namespaces => {
             let command = plain(&confine::inside_executable(program.executable));
@@ -207,7 +219,52 @@ fn namespaces(
             user,
             identity.map(|i| (i.uid, i.gid)),
         )),
+        filters: installed_filters(),
+        filter_pipes: Vec::new(),
     }
+}
+
+/// The run's filters, for a child that installs them itself.
+fn installed_filters() -> ChildFilters {
+    super::syscalls::filters().map_or(ChildFilters::None, ChildFilters::Install)
+}
+
+/// The run's filters for bubblewrap: its arguments added to `command`,
+/// and the pipes they are read from.
+fn bwrap_filters(command: &mut Command) -> (ChildFilters, Vec<std::os::fd::OwnedFd>) {
+    use std::os::fd::AsRawFd;
+    match piped_filters() {
+        Some((pipes, args)) => {
+            command.args(args);
+            (
+                ChildFilters::Inherit([pipes[0].as_raw_fd(), pipes[1].as_raw_fd()]),
+                Vec::from(pipes),
+            )
+        }
+        None => (ChildFilters::None, Vec::new()),
+    }
+}
+
+/// The run's filters in pipes, for bubblewrap (`--add-seccomp-fd`), which
+/// installs them after it has built its namespaces: the read ends, and
+/// the arguments that name the descriptors the child finds them on.
+fn piped_filters() -> Option<([std::os::fd::OwnedFd; 2], Vec<String>)> {
+    use std::io::Write;
+    let programs = super::syscalls::filters()?;
+    let mut ends = Vec::new();
+    let mut args = Vec::new();
+    for (i, program) in programs.iter().enumerate() {
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).ok()?;
+        // A few hundred bytes: far below a pipe's buffer, so this never
+        // blocks, and the writer is closed before the child reads.
+        std::fs::File::from(write)
+            .write_all(&super::syscalls::bytes(program))
+            .ok()?;
+        ends.push(read);
+        args.push("--add-seccomp-fd".to_owned());
+        args.push((super::unix::CHILD_FILTER_FD + i as i32).to_string());
+    }
+    Some((ends.try_into().ok()?, args))
 }
 
 /// The `bwrap` backend: bubblewrap runs the program as the slot's `uid`.
@@ -221,6 +278,7 @@ fn bwrap(
     let mut command = Command::new("bwrap");
     command.env_clear().envs(ENV.iter().copied());
     command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
+    let (filters, filter_pipes) = bwrap_filters(&mut command);
     command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
     for sys_dir in [
         "/usr",
@@ -246,11 +304,17 @@ fn bwrap(
     // it (a run's precompiled C++ prelude is in the temp folder), as the
     // `namespaces` backend does: mounted after them, it would hide them.
     command.args(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
+    // As in salgrade's own namespaces: no write into a process's memory
+    // through `/proc/self/mem`.
+    command.args(["--remount-ro", "/proc"]);
     for bind in &program.binds {
         if !bind.starts_with("/usr") {
             let p = bind.to_string_lossy();
             command.args(["--ro-bind", &p, &p]);
         }
+    }
+    for mask in program.masks {
+        command.args(["--ro-bind", "/dev/null", &mask.to_string_lossy()]);
     }
     command.args([
         "--bind",
@@ -273,6 +337,8 @@ fn bwrap(
         identity,
         sweep_uid: identity.map(|i| i.uid),
         confine: None,
+        filters,
+        filter_pipes,
     }
 }
 
@@ -293,6 +359,7 @@ impl Python {
             executable: Executable::System(&self.executable),
             args: all,
             binds: vec![&self.prefix],
+            masks: &self.hidden,
             drop_privileges,
             limits,
             keeps_output: false,
@@ -411,6 +478,7 @@ fn probe_namespaces() -> Result<(), String> {
         executable: Executable::System(truth),
         args: Vec::new(),
         binds: Vec::new(),
+        masks: &[],
         drop_privileges: root,
         limits: Limits::default(),
         keeps_output: false,
@@ -437,6 +505,7 @@ fn probe_namespaces() -> Result<(), String> {
         launch.identity,
         [None, None, None],
         launch.confine.take(),
+        launch.filters,
     );
     let status = launch
         .command

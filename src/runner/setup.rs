@@ -18,9 +18,15 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("python3"));
     let out = Command::new(&program)
-        .args(["-I", "-S", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])"])
+        .args(["-I", "-S", "-c", FACTS])
+        .args(HIDDEN_MODULES)
         .output()
-        .with_context(|| format!("cannot run `{}`: install Python 3 or pass `--python PATH`", program.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot run `{}`: install Python 3 or pass `--python PATH`",
+                program.display()
+            )
+        })?;
     if !out.status.success() {
         bail!(
             "`{}` failed to report its version: {}",
@@ -48,12 +54,50 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
     // uid's reach, where the file it names is not. (`-I -S` uses no
     // virtual environment's packages, so nothing is lost.)
     let executable = std::fs::canonicalize(exe).unwrap_or_else(|_| PathBuf::from(exe));
+    let hidden = lines
+        .filter_map(|l| l.strip_prefix("hide "))
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute() && p.is_file())
+        .collect();
     Ok(Python {
         executable,
         prefix: PathBuf::from(prefix),
         version: version.to_owned(),
+        hidden,
     })
 }
+
+/// What `resolve_python` asks the interpreter: its executable, prefix and
+/// version, then the file of each module named on its command line that
+/// it has (`hide PATH`; a module built into the interpreter has no file).
+const FACTS: &str = "import sys, importlib.util as u
+print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])
+for m in sys.argv[1:]:
+    try:
+        s = u.find_spec(m)
+    except Exception:
+        s = None
+    if s is not None and s.origin and s.has_location:
+        print('hide ' + s.origin)
+";
+
+/// The modules that reach the interpreter's memory or its C interface
+/// (`ctypes`, and CPython's own test modules): code that imports them can
+/// change what runs beside it in the process, so student code never may.
+pub(crate) const HIDDEN_MODULES: &[&str] = &[
+    "_ctypes",
+    "_ctypes_test",
+    "_testcapi",
+    "_testinternalcapi",
+    "_testbuffer",
+    "_testclinic",
+    "_testmultiphase",
+    "_testimportmultiple",
+    "_testsinglephase",
+    "_xxtestfuzz",
+    "_xxsubinterpreters",
+    "_xxinterpchannels",
+];
 
 /// The backend to use: the requested one, or salgrade's own namespaces
 /// where the kernel allows them, bubblewrap where only it works (a setuid

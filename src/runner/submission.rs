@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use super::budget::{Spending, Tokens};
 use super::capture::Captured;
-use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, forking, launch};
+use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, launch};
 use super::lint::{self, LintAsk};
 use super::protocol::{LintRun, Message, Request};
 use super::sandbox::SandboxKind;
-use super::session::{self, CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
+use super::session::{CallEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 use super::{Deadline, Harness, cxx, unix};
 use crate::outcome::{ImportProblem, RawOutcome};
 use salgrade_reference::Case;
@@ -50,13 +51,10 @@ pub(crate) struct SubmissionRunner<'a> {
     /// (only in salgrade's namespaces, where one session's end leaves
     /// the slot's other processes alone).
     spare: Option<Session>,
-    /// The next case's request, already sent to the current session so the
-    /// driver goes on with it without waiting for salgrade (its id, and
-    /// when it began: once the case before it was answered).
-    queued: Option<(String, Option<session::Sent>)>,
-    /// Each case in a process of its own, as without a zygote, from now
-    /// on: the submission killed its zygote.
-    single: bool,
+    /// What the submission's processes have used of its budget.
+    budget: Spending,
+    /// The opaque names of requests.
+    tokens: Tokens,
 }
 
 impl<'a> SubmissionRunner<'a> {
@@ -101,8 +99,8 @@ impl<'a> SubmissionRunner<'a> {
             lint: None,
             linted: None,
             spare: None,
-            queued: None,
-            single: false,
+            budget: Spending::new(cfg.budget),
+            tokens: Tokens::new(),
         };
         match harness {
             Harness::Python {
@@ -184,37 +182,39 @@ impl<'a> SubmissionRunner<'a> {
         &self.build_warnings
     }
 
-    /// Puts every case to the submission, each under its deadline.
+    /// Puts every case to the submission, each under its deadline, in the
+    /// order `order` gives (a permutation of the cases' indices: a
+    /// submission must not learn a case from where it comes); the outcomes
+    /// come back in the cases' own order.
     pub(crate) fn run_all(
         &mut self,
         cases: &[Case],
         deadlines: &[Deadline],
+        order: &[usize],
     ) -> Result<Vec<RawOutcome>, SessionError> {
-        let mut outcomes = Vec::with_capacity(cases.len());
-        for (i, (case, &deadline)) in cases.iter().zip(deadlines).enumerate() {
-            outcomes.push(self.run_before(case, deadline, cases.get(i + 1))?);
+        debug_assert_eq!(order.len(), cases.len());
+        let mut outcomes: Vec<Option<RawOutcome>> = vec![None; cases.len()];
+        for &i in order {
+            outcomes[i] = Some(self.run(&cases[i], deadlines[i])?);
         }
-        Ok(outcomes)
+        // An index the order missed (never, for a permutation) is run last.
+        for (i, slot) in outcomes.iter_mut().enumerate() {
+            if slot.is_none() {
+                *slot = Some(self.run(&cases[i], deadlines[i])?);
+            }
+        }
+        Ok(outcomes.into_iter().flatten().collect())
     }
 
     /// Puts one case to the submission. The first timeout of a submission is
-    /// retried once in a fresh process before it is believed.
+    /// retried once in a fresh process before it is believed. The request
+    /// names the case by a token that means nothing outside this runner,
+    /// and is sent only once the case before it was answered: nothing of a
+    /// case reaches the student's process before its clock starts.
     pub(crate) fn run(
         &mut self,
         case: &Case,
         deadline: Deadline,
-    ) -> Result<RawOutcome, SessionError> {
-        self.run_before(case, deadline, None)
-    }
-
-    /// Puts one case, and sends `next`'s request behind it: the two travel
-    /// together, and the driver begins `next` as soon as it has answered,
-    /// instead of waiting for salgrade to read the answer and write again.
-    fn run_before(
-        &mut self,
-        case: &Case,
-        deadline: Deadline,
-        next: Option<&Case>,
     ) -> Result<RawOutcome, SessionError> {
         if let Some(problem) = &self.broken {
             return Ok(RawOutcome::NotRun {
@@ -223,6 +223,14 @@ impl<'a> SubmissionRunner<'a> {
         }
         if let Some(death) = self.given_up(&case.function) {
             return Ok(RawOutcome::Died { death });
+        }
+        let running = self
+            .current
+            .as_ref()
+            .map_or(std::time::Duration::ZERO, |(s, _)| s.cpu_used());
+        if let Some(spent) = self.budget.spent(running) {
+            self.end_all();
+            return Ok(spent);
         }
         let mut attempt: u32 = 0;
         loop {
@@ -236,29 +244,19 @@ impl<'a> SubmissionRunner<'a> {
             if !functions.get(&case.function).copied().unwrap_or(false) {
                 return Ok(RawOutcome::Missing);
             }
+            let token = self.tokens.next();
             let request = Request::Call {
-                case: &case.id,
+                case: &token,
                 function: &case.function,
                 input: &case.input,
             };
-            let sent = match self.queued.take() {
-                Some((id, Some(begun))) if id == case.id => Ok(begun),
-                _ => session.send(&request),
-            };
-            // A function given up on is not run again: its case must not be
-            // queued either, or its death would be charged to the case after.
-            let ahead = next.filter(|n| !self.last_death.contains_key(&n.function));
-            if let (Ok(_), Some(next)) = (&sent, ahead) {
-                if send_ahead(session, functions, next) {
-                    self.queued = Some((next.id.clone(), None));
-                }
-            }
+            let sent = session.send(&request);
             self.boot_spare();
             let Some((session, _)) = self.current.as_mut() else {
                 unreachable!("started above")
             };
             let ended = match sent {
-                Ok(sent) => session.wait(sent, deadline, &case.id),
+                Ok(sent) => session.wait(sent, deadline),
                 Err(death) => CallEnd::Died(death),
             };
             match ended {
@@ -266,10 +264,7 @@ impl<'a> SubmissionRunner<'a> {
                     message: Message::Result { case: id, reply },
                     wall,
                     cpu,
-                } if id == case.id => {
-                    if let Some((_, begun)) = &mut self.queued {
-                        *begun = Some(session.begun_now());
-                    }
+                } if id == token => {
                     self.deaths.entry(case.function.clone()).or_default().1 = true;
                     return Ok(RawOutcome::Answered {
                         reply,
@@ -283,24 +278,16 @@ impl<'a> SubmissionRunner<'a> {
                         return Ok(outcome);
                     }
                 }
-                CallEnd::Died(death) => match self.failed(case, death) {
-                    Some(outcome) => return Ok(outcome),
-                    None => attempt -= 1,
-                },
+                CallEnd::Died(death) => return Ok(self.died(&case.function, death)),
             }
         }
     }
 
-    /// The session overran `deadline` on try `attempt`: the timeout is
-    /// believed (`Some`) unless it is the submission's first, which is
-    /// retried once in a fresh process (with a zygote, a new worker forked
-    /// from the state right after the import). A zygote that survived the
-    /// case goes on; any other session is ended.
+    /// The session overran `deadline` on try `attempt`, and was ended: the
+    /// timeout is believed (`Some`) unless it is the submission's first,
+    /// which is retried once in a fresh process.
     fn timed_out(&mut self, cpu: bool, deadline: Deadline, attempt: u32) -> Option<RawOutcome> {
-        // The zygote dropped every request the stopped worker had not
-        // answered, the next case's among them: the retry is the first
-        // request its new worker reads.
-        self.after_failure();
+        self.end_session();
         if !(self.timeout_confirmed || attempt > 1) {
             return None;
         }
@@ -333,12 +320,11 @@ impl<'a> SubmissionRunner<'a> {
         if self.timeout_confirmed
             && self.spare.is_none()
             && self.cfg.sandbox == SandboxKind::Namespaces
-            && !self.forks()
         {
             // A spare that cannot start (the running session fills the
             // slot, or anything else) is simply not there: the next start
             // is an ordinary one, which says what is wrong if something is.
-            self.spare = launch(self.cfg, &self.prepared, self.slot, None, true, false)
+            self.spare = launch(self.cfg, &self.prepared, self.slot, None, true)
                 .ok()
                 .flatten();
         }
@@ -362,7 +348,7 @@ impl<'a> SubmissionRunner<'a> {
     /// The session died on a case of `function`: it is ended, and the
     /// death counted towards giving up on that function.
     fn died(&mut self, function: &str, death: crate::outcome::Death) -> RawOutcome {
-        self.after_failure();
+        self.end_session();
         let (died, answered) = self.deaths.entry(function.to_owned()).or_default();
         *died += 1;
         if !*answered && *died >= MAX_DEATHS {
@@ -397,18 +383,9 @@ impl<'a> SubmissionRunner<'a> {
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
         let lint = self.lint.take();
-        // A spare is booted only where no zygote is.
-        let fork = self.forks() && self.spare.is_none();
         let booted = match self.spare.take() {
             Some(spare) => Some(spare),
-            None => match launch(
-                self.cfg,
-                &self.prepared,
-                self.slot,
-                lint.as_deref(),
-                false,
-                fork,
-            ) {
+            None => match launch(self.cfg, &self.prepared, self.slot, lint.as_deref(), false) {
                 Ok(booted) => booted,
                 Err(e) if e.is_students() => {
                     return Ok(Err(ImportProblem::Died {
@@ -431,24 +408,7 @@ impl<'a> SubmissionRunner<'a> {
             self.linted = Some(run);
         }
         let problem = match started {
-            Started::Ready {
-                functions,
-                forking,
-                overhead,
-            } => {
-                if fork && forking {
-                    if !session.adopt_zygote(overhead)? {
-                        // The zygote could fork no first worker: this
-                        // student's cases run as without a zygote.
-                        self.collect_output(&session);
-                        self.single = true;
-                        return self.start();
-                    }
-                } else if fork {
-                    session.zygote_declined(self.cfg.limits.processes)?;
-                }
-                return Ok(Ok((session, functions)));
-            }
+            Started::Ready { functions } => return Ok(Ok((session, functions))),
             Started::ImportFailed(error) => ImportProblem::Raised { error },
             Started::ImportTimedOut => ImportProblem::TimedOut {
                 limit_ms: self.cfg.import_timeout.as_millis() as u64,
@@ -456,56 +416,15 @@ impl<'a> SubmissionRunner<'a> {
             Started::Died(death) => ImportProblem::Died { death },
         };
         session.end();
+        self.budget.charge(&session);
         self.collect_output(&session);
         Ok(Err(problem))
     }
 
-    /// The case's process ended without an answer: its death, or `None`
-    /// when the student's code killed the zygote (its parent), and the case
-    /// runs again, as does the rest of the submission, in a process of its
-    /// own as without a zygote, whose parent is the sandbox's init.
-    fn failed(&mut self, case: &Case, death: crate::outcome::Death) -> Option<RawOutcome> {
-        if self.zygote_killed() {
-            self.end_session();
-            self.single = true;
-            return None;
-        }
-        Some(self.died(&case.function, death))
-    }
-
-    /// Whether the current session's zygote was killed by the student's
-    /// code (not a session salgrade ended, for a malformed answer say).
-    fn zygote_killed(&self) -> bool {
-        self.current
-            .as_ref()
-            .is_some_and(|(session, _)| session.zygote_lost())
-    }
-
-    /// Whether the next session's driver is a zygote.
-    fn forks(&self) -> bool {
-        !self.single && forking(self.cfg, &self.prepared)
-    }
-
-    /// After a case timed out or died: a zygote that survived it goes on
-    /// with a new worker, otherwise the session is ended. Either way the
-    /// request queued behind the case went with the process that died (the
-    /// zygote drops what it reads until `resume`), so it is sent again.
-    fn after_failure(&mut self) {
-        self.queued = None;
-        if !self
-            .current
-            .as_ref()
-            .is_some_and(|(session, _)| session.is_live())
-        {
-            self.end_session();
-        }
-    }
-
     fn end_session(&mut self) {
-        // A request queued behind the failed case went with its process.
-        self.queued = None;
         if let Some((mut session, _)) = self.current.take() {
             session.end();
+            self.budget.charge(&session);
             self.collect_output(&session);
         }
     }
@@ -515,6 +434,7 @@ impl<'a> SubmissionRunner<'a> {
         self.end_session();
         if let Some(mut spare) = self.spare.take() {
             spare.end();
+            self.budget.charge(&spare);
         }
     }
 
@@ -526,17 +446,3 @@ impl<'a> SubmissionRunner<'a> {
 }
 
 type Ready = (Session, BTreeMap<String, bool>);
-
-/// Sends `next`'s request behind the current one, if the submission has
-/// its function; whether it went.
-fn send_ahead(session: &mut Session, functions: &BTreeMap<String, bool>, next: &Case) -> bool {
-    if !functions.get(&next.function).copied().unwrap_or(false) {
-        return false;
-    }
-    let ahead = Request::Call {
-        case: &next.id,
-        function: &next.function,
-        input: &next.input,
-    };
-    session.send(&ahead).is_ok()
-}

@@ -62,7 +62,6 @@ impl Default for BuildSettings {
                 file_size_mb: 64,
                 open_files: 256,
                 processes: 32,
-                address_space_slack: 0,
             },
             prelude: PreludeMode::Cached,
             cache_dir: cache_dir(),

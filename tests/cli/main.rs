@@ -25,7 +25,6 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
-mod zygote;
 
 use std::path::{Path, PathBuf};
 

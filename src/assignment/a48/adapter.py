@@ -11,9 +11,14 @@ from operator import attrgetter
 from operator import is_ as operator_is
 
 from _salgrade_values import plain
+from salbnode import SALBnode
+from salboard import SALboard
 
 FUNCTIONS = ("salb2salbLL", "willfinish", "whowins", "dualboard")
 RETURNS_A_LIST = ("salb2salbLL", "dualboard")
+# The course's own modules: the driver takes their state before the
+# student's import and compares it after each call.
+COURSE_MODULES = ("salbnode", "salboard")
 
 
 def find(module, function):
@@ -21,25 +26,39 @@ def find(module, function):
     return fn if callable(fn) else None
 
 
+CLASS_NAME = type.__dict__["__name__"].__get__
 NEXT = attrgetter("next")
 SNADDER = attrgetter("snadder")
 
 
 def build_list(squares, snadders):
-    from salbnode import SALBnode
     nodes = [SALBnode() for _ in range(squares)]
     for node, following in zip(nodes, nodes[1:]):
         node.next = following
     nodes[-1].next = nodes[0]
     for source, destination in snadders:
         nodes[source - 1].snadder = nodes[destination - 1]
-    return nodes
+    return tuple(nodes)
 
 
-def snapshot(nodes):
+def snapshot(nodes, tuple=tuple, map=map):
     """Every square's links, as the objects themselves (compared by
-    identity); built at C speed, as it runs twice on every case."""
-    return list(map(NEXT, nodes)), list(map(SNADDER, nodes))
+    identity); built at C speed, as it runs twice on every case. Tuples:
+    nothing the student's code reaches can change them."""
+    return tuple(map(NEXT, nodes)), tuple(map(SNADDER, nodes))
+
+
+def board_items(snadders):
+    """A SALboard's snadders as a sorted tuple of (int, int), or None when
+    the mapping or an item is not exactly a dict of ints (an object the
+    student made could say it equals anything)."""
+    if type(snadders) is not dict:
+        return None
+    items = tuple(dict.items(snadders))
+    for source, destination in items:
+        if type(source) is not int or type(destination) is not int:
+            return None
+    return tuple(sorted(items))
 
 
 def prepare(function, input):
@@ -48,23 +67,32 @@ def prepare(function, input):
     pairs = board.get("snadders", [])
     args = input.get("args", [])
     if function == "salb2salbLL":
-        from salboard import SALboard
         snadders = {s: d for s, d in pairs}
         argument = SALboard(squares, snadders)
-        return [argument] + args, {"board": argument, "before": (squares, dict(snadders)),
-                                   "input_ids": set()}
+        before = (squares, tuple(sorted(snadders.items())))
+        return [argument] + args, (argument, before, frozenset())
     nodes = build_list(squares, pairs)
-    return [nodes[0]] + args, {"nodes": nodes, "before": snapshot(nodes),
-                               "input_ids": set(map(id, nodes))}
+    return [nodes[0]] + args, (nodes, snapshot(nodes), frozenset(map(id, nodes)))
 
 
-def changed(function, input, state):
+def changed(function, input, state, type=type, all=all, map=map, operator_is=operator_is,
+            getattr=getattr):
     if function == "salb2salbLL":
-        board, before = state["board"], state["before"]
-        if not (board.numSquares == before[0] and board.snadders == before[1]):
+        board, (squares, items) = state[0], state[1]
+        if type(board) is not SALboard:
+            return "the SALboard passed in was replaced by another kind of object"
+        try:
+            now_squares = object.__getattribute__(board, "numSquares")
+            now_items = board_items(object.__getattribute__(board, "snadders"))
+        except AttributeError:
+            return "the SALboard passed in lost an attribute"
+        if type(now_squares) is not int or now_squares != squares or now_items != items:
             return "the SALboard passed in was modified"
         return None
-    nodes, (nexts, snadders) = state["nodes"], state["before"]
+    nodes, (nexts, snadders) = state[0], state[1]
+    for node in nodes:
+        if type(node) is not SALBnode:
+            return "a square of the input list was made another kind of object"
     after_nexts, after_snadders = snapshot(nodes)
     same = all(map(operator_is, nexts, after_nexts)) and all(map(operator_is, snadders, after_snadders))
     if same:
@@ -79,7 +107,7 @@ def changed(function, input, state):
 
 def describe(function, input, result, state):
     if function in RETURNS_A_LIST:
-        return describe_list(result, input["board"]["squares"], state["input_ids"])
+        return describe_list(result, input["board"]["squares"], state[2])
     return plain(result)
 
 
@@ -91,7 +119,6 @@ def describe_list(head, squares, input_ids):
     """Walk a returned list at most squares+1 nodes and report its shape."""
     if not is_node(head):
         return plain(head)
-    from salbnode import SALBnode
     order = []
     append = order.append
     index = {}
@@ -101,7 +128,7 @@ def describe_list(head, squares, input_ids):
             end = {"kind": "open"}
             break
         if type(node) is not SALBnode and not is_node(node):
-            end = {"kind": "not_a_node", "type": type(node).__name__}
+            end = {"kind": "not_a_node", "type": CLASS_NAME(type(node))[:200]}
             break
         key = id(node)
         seen = index.get(key)

@@ -78,10 +78,6 @@ pub(crate) struct SlotGroup {
     /// The `pids.max` last written, so a session start writes it only
     /// when it changes.
     max_processes: Arc<AtomicU64>,
-    /// The run's memory limit, and how much more the slot's limit holds
-    /// now (a zygote's own pages, which its worker copies).
-    max_memory: u64,
-    memory_extra: Arc<AtomicU64>,
 }
 
 struct Mount<'a> {
@@ -293,8 +289,6 @@ impl Cgroups {
             version: self.version,
             memory_dir,
             max_processes: Arc::new(AtomicU64::new(self.max_processes)),
-            max_memory: self.max_memory,
-            memory_extra: Arc::new(AtomicU64::new(0)),
         };
         slots.insert(slot, group.clone());
         Ok(group)
@@ -317,12 +311,6 @@ impl Cgroups {
             dir,
             version: self.version,
         })
-    }
-
-    /// Whether each session gets a cgroup of its own, the clock of its
-    /// whole process tree's CPU time (see [`Cgroups::session`]).
-    pub(crate) fn counts_cpu(&self) -> bool {
-        self.version == Version::V2 || self.cpu_run.is_some()
     }
 
     /// Removes a session's cgroup, now or (while its tasks still exit) later.
@@ -410,7 +398,7 @@ fn remove_stale(dir: &Path) {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             if e.path().is_dir() {
-                kill_listed(&e.path(), &[]);
+                kill_listed(&e.path());
                 remove_tree(&e.path());
             }
         }
@@ -428,19 +416,18 @@ fn listed(dir: &Path) -> Option<Vec<i32>> {
 /// How long [`kill_listed`] keeps killing before it gives up.
 const SWEEP_PATIENCE: Duration = Duration::from_millis(500);
 
-/// SIGKILLs every process listed in `dir`'s `cgroup.procs` but those in
-/// `keep` until none is left (a fork racing the kill shows up in the next
-/// read), for at most [`SWEEP_PATIENCE`]. Returns every pid it killed, and
-/// whether only `keep` was left at the end (not when the list could not be
-/// read, or some outlived the patience).
-fn kill_listed(dir: &Path, keep: &[i32]) -> (Vec<i32>, bool) {
+/// SIGKILLs every process listed in `dir`'s `cgroup.procs` until none is
+/// left (a fork racing the kill shows up in the next read), for at most
+/// [`SWEEP_PATIENCE`]. Returns every pid it killed, and whether none was
+/// left at the end (not when the list could not be read, or some outlived
+/// the patience).
+fn kill_listed(dir: &Path) -> (Vec<i32>, bool) {
     let until = Instant::now() + SWEEP_PATIENCE;
     let mut killed = Vec::new();
     loop {
-        let Some(mut pids) = listed(dir) else {
+        let Some(pids) = listed(dir) else {
             return (killed, false);
         };
-        pids.retain(|p| !keep.contains(p));
         if pids.is_empty() {
             return (killed, true);
         }

@@ -4,7 +4,7 @@ use std::fs;
 use std::os::fd::OwnedFd;
 use std::time::Duration;
 
-use super::{SessionGroup, Version, kill_listed, listed};
+use super::{SessionGroup, Version};
 
 impl SessionGroup {
     /// The `cgroup.procs` a child writes `0` to, after its slot's.
@@ -15,24 +15,6 @@ impl SessionGroup {
             .open(&path)
             .map(OwnedFd::from)
             .map_err(|e| format!("cannot open `{}`: {e}", path.display()))
-    }
-
-    /// The processes in the session's cgroup now (host PIDs).
-    pub(crate) fn procs(&self) -> Option<Vec<i32>> {
-        listed(&self.dir)
-    }
-
-    /// Kills every process in the session's cgroup but those in `keep`
-    /// (the sandbox's own and a zygote), until none is left: a process
-    /// forked while the list was read is caught on the next reading.
-    /// Returns the processes killed, or `None` when some still remained
-    /// after [`SWEEP_PATIENCE`] (then only ending the whole session is
-    /// certain).
-    pub(crate) fn kill_all_but(&self, keep: &[i32]) -> Option<Vec<i32>> {
-        match kill_listed(&self.dir, keep) {
-            (killed, true) => Some(killed),
-            (_, false) => None,
-        }
     }
 
     /// The file its CPU time is read from, and how.

@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use super::{SlotGroup, Version, kill_listed, write};
 
 impl SlotGroup {
-    /// Sets how many processes the slot's next session may hold (the run's
-    /// limit, or one more for a zygote, which is not the student's).
+    /// Sets how many processes the slot's next session may hold.
     pub(crate) fn cap_processes(&self, max: u64) -> Result<(), String> {
         if self.max_processes.load(Ordering::Relaxed) == max {
             return Ok(());
@@ -18,55 +17,6 @@ impl SlotGroup {
         write(&self.dirs[0].join("pids.max"), &max.to_string())?;
         self.max_processes.store(max, Ordering::Relaxed);
         Ok(())
-    }
-
-    /// Sets the slot's memory limit to the run's plus `extra` bytes: a
-    /// zygote's pages, which its worker copies before its first case, so
-    /// that the worker has what a fresh process would (0 for any other
-    /// session). Written only when it changes.
-    pub(crate) fn extend_memory(&self, extra: u64) -> Result<(), String> {
-        let Some(dir) = &self.memory_dir else {
-            return Ok(());
-        };
-        let before = self.memory_extra.load(Ordering::Relaxed);
-        if before == extra {
-            return Ok(());
-        }
-        let limit = self.max_memory.saturating_add(extra).to_string();
-        match self.version {
-            Version::V2 => write(&dir.join("memory.max"), &limit)?,
-            Version::V1 => {
-                // memory+swap may never be below memory: raise it first,
-                // lower it last. Swap accounting is optional.
-                let (limit_file, memsw) = (
-                    dir.join("memory.limit_in_bytes"),
-                    dir.join("memory.memsw.limit_in_bytes"),
-                );
-                if extra > before {
-                    let _ = write(&memsw, &limit);
-                    write(&limit_file, &limit)?;
-                } else {
-                    write(&limit_file, &limit)?;
-                    let _ = write(&memsw, &limit);
-                }
-            }
-        }
-        self.memory_extra.store(extra, Ordering::Relaxed);
-        Ok(())
-    }
-
-    /// The anonymous memory the slot's processes hold now (their own
-    /// pages, not the files they read), where the memory controller says.
-    pub(crate) fn anonymous_memory(&self) -> Option<u64> {
-        let dir = self.memory_dir.as_ref()?;
-        let key = match self.version {
-            Version::V2 => "anon ",
-            Version::V1 => "total_rss ",
-        };
-        fs::read_to_string(dir.join("memory.stat"))
-            .ok()?
-            .lines()
-            .find_map(|l| l.strip_prefix(key)?.trim().parse().ok())
     }
 
     /// Opens the `cgroup.procs` files a child writes `0` to, to join.
@@ -93,7 +43,7 @@ impl SlotGroup {
             // cgroup.kill (Linux 5.14+) kills the whole subtree at once.
             let _ = fs::write(self.dirs[0].join("cgroup.kill"), "1");
         }
-        let (seen, _) = kill_listed(&self.dirs[0], &[]);
+        let (seen, _) = kill_listed(&self.dirs[0]);
         let orphans: Vec<i32> = seen
             .into_iter()
             .filter(|&p| Some(p as u32) != spawned)

@@ -301,6 +301,7 @@ fn compile(
             executable: Executable::System(&cxx.executable),
             args,
             binds: Vec::new(),
+            masks: &[],
             drop_privileges: cfg.drop_compiled,
             limits,
             keeps_output: true,

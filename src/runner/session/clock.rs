@@ -22,9 +22,8 @@ impl CpuClock {
     /// The clock of the program `depth` levels below `pid` (the sandbox's
     /// own processes first: bubblewrap's two, or the keeper and init of
     /// salgrade's namespaces).
-    /// Also returns the processes passed on the way down, and the
-    /// program's own PID.
-    pub(super) fn find(pid: u32, depth: usize) -> Option<(CpuClock, Vec<i32>, i32)> {
+    /// Also returns the processes passed on the way down.
+    pub(super) fn find(pid: u32, depth: usize) -> Option<(CpuClock, Vec<i32>)> {
         let mut here = pid;
         let mut inner = Vec::new();
         for level in 0..depth {
@@ -36,7 +35,7 @@ impl CpuClock {
             }
         }
         let clock = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
-        Some((CpuClock(clock, ClockKind::Schedstat), inner, here as i32))
+        Some((CpuClock(clock, ClockKind::Schedstat), inner))
     }
 
     pub(super) fn of_group(group: &SessionGroup) -> Option<CpuClock> {

@@ -14,7 +14,6 @@
 mod clock;
 mod running;
 mod spawn;
-mod zygote;
 
 use std::collections::BTreeMap;
 use std::process::Child;
@@ -29,7 +28,6 @@ use super::sandbox::{self, Python, SandboxKind};
 use super::unix::{self, Group};
 use crate::outcome::{Death, RaisedError};
 use clock::CpuClock;
-pub(crate) use running::Sent;
 
 /// A harness failure (not the student's): the session could not be run.
 #[derive(Debug, thiserror::Error)]
@@ -81,13 +79,7 @@ impl SessionError {
 /// How starting a session went.
 #[derive(Debug)]
 pub(crate) enum Started {
-    Ready {
-        functions: BTreeMap<String, bool>,
-        /// The driver is a zygote (see the protocol's `forking`).
-        forking: bool,
-        /// What the zygote's own machinery holds (the protocol's `overhead`).
-        overhead: u64,
-    },
+    Ready { functions: BTreeMap<String, bool> },
     ImportFailed(RaisedError),
     ImportTimedOut,
     Died(Death),
@@ -147,19 +139,8 @@ pub(crate) struct RunnerConfig {
     pub drop_compiled: bool,
     /// This run's block of sandbox uids (slot `i` runs as its base + `i`).
     pub uids: std::sync::Arc<sandbox::UidBlock>,
-    /// A Python submission's process is a zygote where the sandbox allows
-    /// one (see `launch::forking`).
-    pub zygote: ZygoteMode,
-}
-
-/// Whether a Python submission's process imports once and forks a worker
-/// for each restart (`--zygote`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ZygoteMode {
-    /// Where each session has a cgroup of its own.
-    Auto,
-    /// Never: every restart is a new Python and a new import.
-    Off,
+    /// The most one submission's processes may use in all.
+    pub budget: super::StudentBudget,
 }
 
 impl RunnerConfig {
@@ -177,6 +158,21 @@ impl RunnerConfig {
         )];
         if let Some(c) = &self.cgroups {
             parts.push(c.describe());
+        }
+        if self.sandbox != SandboxKind::None && super::syscalls::filters().is_some() {
+            parts.push(format!(
+                "a system-call filter ({} calls denied, among them the key store)",
+                super::syscalls::denied_names().count()
+            ));
+        }
+        match self.sandbox {
+            SandboxKind::Namespaces | SandboxKind::Bwrap => {
+                parts.push("no ctypes, a read-only /proc".to_owned());
+            }
+            SandboxKind::Rlimit => {
+                parts.push("ctypes and /proc/self/mem reachable (no mount namespace)".to_owned())
+            }
+            SandboxKind::None => {}
         }
         match (
             self.drop_privileges,
@@ -222,6 +218,8 @@ pub(crate) struct Session {
     group: Group,
     requests: Option<Sender<Vec<u8>>>,
     events: Receiver<Event>,
+    /// The longest line the reader accepts now (see [`Session::send`]).
+    line_cap: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     stdout: Shared,
     stderr: Shared,
     sweep_uid: Option<u32>,
@@ -236,6 +234,8 @@ pub(crate) struct Session {
     spawned: Instant,
     /// The program's CPU clock, found once it is ready.
     cpu: Option<CpuClock>,
+    /// What the clock said as the session ended.
+    cpu_at_end: Option<Duration>,
     /// The sandbox's own processes between the child and the program
     /// (bubblewrap's PID 1, or init), which come back to salgrade to be
     /// reaped when the child is killed first.
@@ -244,11 +244,6 @@ pub(crate) struct Session {
     pub linted: Option<super::protocol::LintRun>,
     /// The session folder, removed when the session is dropped.
     dir: tempfile::TempDir,
-    /// What the session knows of its driver when it forks each case.
-    zygote: Option<zygote::Zygote>,
-    /// The program's host PID (below the sandbox's own processes), once
-    /// it is ready.
-    program: Option<i32>,
 }
 
 impl Drop for Session {

@@ -23,6 +23,14 @@ pub(crate) struct Sent {
 
 /// The shortest wait between two readings of a program's CPU clock.
 const MIN_WAIT: Duration = Duration::from_millis(2);
+/// The length of an answer line beyond [`ANSWER_PER_BYTE`] times its
+/// request's: a raised error's capped strings, and a wrong list of up to
+/// about 65,000 squares each with a snake or ladder, whatever the input.
+const ANSWER_SLACK: usize = 1024 * 1024;
+/// How many bytes of answer each byte of a request allows: a returned
+/// list is described square by square, in fewer bytes than the request
+/// gives them.
+const ANSWER_PER_BYTE: usize = 16;
 /// How long a driver that closed its channel gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -75,24 +83,16 @@ impl Session {
                 Ok(Message::Ready {
                     protocol,
                     functions,
-                    forking,
-                    overhead,
                 }) if protocol == protocol::PROTOCOL => {
                     let depth = match cfg.sandbox {
                         SandboxKind::None | SandboxKind::Rlimit => 0,
                         SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
                     };
-                    if let Some((clock, inner, program)) = CpuClock::find(session.child.id(), depth)
-                    {
+                    if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
                         session.cpu.get_or_insert(clock);
                         session.inner = inner;
-                        session.program = Some(program);
                     }
-                    Started::Ready {
-                        functions,
-                        forking,
-                        overhead,
-                    }
+                    Started::Ready { functions }
                 }
                 Ok(Message::Ready { protocol, .. }) => {
                     session.end();
@@ -152,20 +152,24 @@ impl Session {
     /// used `deadline.cpu` of CPU time, or `deadline.wall` has passed.
     /// Without a CPU clock only the wall time counts.
     pub(crate) fn call(&mut self, request: &Request<'_>, deadline: Deadline) -> CallEnd {
-        let case = match request {
-            Request::Call { case, .. } => *case,
-            _ => "",
-        };
         match self.send(request) {
-            Ok(sent) => self.wait(sent, deadline, case),
+            Ok(sent) => self.wait(sent, deadline),
             Err(death) => CallEnd::Died(death),
         }
     }
 
     /// Sends one request; [`Session::wait`] then waits for its answer.
-    /// `Err`: the program stopped reading requests.
+    /// `Err`: the program stopped reading requests. An honest answer is
+    /// never much longer than its question (the adapters describe what is
+    /// returned in the input's terms, and cap every string), so the answer
+    /// may be [`ANSWER_SLACK`] plus [`ANSWER_PER_BYTE`] times the request's
+    /// length: what a student's process writes beyond that is never held.
     pub(crate) fn send(&mut self, request: &Request<'_>) -> Result<Sent, Death> {
         let line = request.line();
+        self.line_cap.store(
+            ANSWER_SLACK.saturating_add(line.len().saturating_mul(ANSWER_PER_BYTE)),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let sent = Sent {
             start: Instant::now(),
             cpu_start: self.cpu.as_ref().and_then(CpuClock::read),
@@ -178,19 +182,10 @@ impl Session {
         Ok(sent)
     }
 
-    /// A request sent earlier, whose case begins now: the program has just
-    /// answered the one before it and goes on with this one.
-    pub(crate) fn begun_now(&self) -> Sent {
-        Sent {
-            start: Instant::now(),
-            cpu_start: self.cpu.as_ref().and_then(CpuClock::read),
-        }
-    }
-
-    /// Waits for the answer to the request `sent` for `case`, until the
+    /// Waits for the answer to the request `sent`, until the
     /// program has used `deadline.cpu` of CPU time or `deadline.wall` has
     /// passed.
-    pub(crate) fn wait(&mut self, sent: Sent, deadline: Deadline, case: &str) -> CallEnd {
+    pub(crate) fn wait(&mut self, sent: Sent, deadline: Deadline) -> CallEnd {
         let Sent { start, cpu_start } = sent;
         let used = |session: &Session| {
             let now = session.cpu.as_ref().and_then(CpuClock::read)?;
@@ -215,11 +210,6 @@ impl Session {
                             );
                         }
                     };
-                    if self.is_zygote() && matches!(message, Message::Ended { .. }) {
-                        // The worker died on the case awaited (a worker
-                        // answers in order, and this one did not answer).
-                        return CallEnd::Died(self.worker_ended(message));
-                    }
                     let (wall, cpu) = (start.elapsed(), used(self));
                     // Work spread over threads or children can pass the
                     // CPU deadline between two readings. Only tasks in
@@ -237,21 +227,8 @@ impl Session {
                     let wall_left = deadline.wall.saturating_sub(start.elapsed());
                     let cpu = used(self);
                     let over_cpu = cpu.is_some_and(|c| c >= deadline.cpu);
-                    if wall_left.is_zero() && self.zygote_stopped() {
-                        // The student's code stopped the zygote (SIGSTOP
-                        // to its parent), which then cannot say that a
-                        // worker died: it is as lost as a killed one.
-                        self.note_zygote_lost();
-                        return CallEnd::Died(
-                            self.kill_with_note("stopped the process's parent".to_owned()),
-                        );
-                    }
                     if wall_left.is_zero() || over_cpu {
-                        // A zygote's worker is stopped alone; the zygote
-                        // forks a new one for the next case.
-                        if !(self.is_zygote() && self.stop_case(case)) {
-                            self.end();
-                        }
+                        self.end();
                         return CallEnd::TimedOut { cpu: over_cpu };
                     }
                     wait = match cpu {
@@ -270,9 +247,6 @@ impl Session {
                 self.kill_with_note("sent an oversized protocol line".to_owned()),
             )),
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                // A zygote's worker does not close the channel alone: the
-                // zygote went too.
-                self.note_zygote_lost();
                 Err(Waited::Died(self.reap_after_close()))
             }
             Err(RecvTimeoutError::Timeout) => Err(Waited::TimedOut),
@@ -335,6 +309,7 @@ impl Session {
         }
         self.finished = true;
         self.requests = None;
+        self.cpu_at_end = self.cpu.as_ref().and_then(CpuClock::read);
         // The cgroup first, while every process is still listed in it: one
         // killed by the group kill would leave the list before it is read,
         // and kill_all reaps only the orphans it saw.
@@ -367,6 +342,17 @@ impl Session {
         if let (Some(group), Some(cgroups)) = (self.cpu_group.take(), &self.cgroups) {
             cgroups.release(group);
         }
+    }
+
+    /// The CPU time the session's program has used (all of it once the
+    /// session has ended); zero where no clock could be read.
+    pub(crate) fn cpu_used(&self) -> Duration {
+        let now = if self.finished {
+            self.cpu_at_end
+        } else {
+            self.cpu.as_ref().and_then(CpuClock::read)
+        };
+        now.unwrap_or_default()
     }
 
     /// What the student printed so far. Call after [`Session::end`] to have it all.

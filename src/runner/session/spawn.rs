@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
@@ -17,8 +18,10 @@ use crate::runner::plan::Program;
 use crate::runner::sandbox::{self, SandboxKind};
 use crate::runner::unix::{self, Group};
 
-/// The longest protocol line the runner accepts from a driver.
-const MAX_LINE: usize = 64 * 1024 * 1024;
+/// The longest protocol line the runner accepts from a driver before its
+/// first call (a rule check's findings on a very large file); each call
+/// then sets its own (see [`Session::send`]).
+pub(super) const FIRST_LINE_CAP: usize = 16 * 1024 * 1024;
 
 /// How long a start that fails for want of a task (EAGAIN: the slot's
 /// `pids` limit, or the slot uid's RLIMIT_NPROC) is retried: a dying
@@ -79,6 +82,7 @@ impl Session {
             launch.identity,
             [join.first(), join.get(1), join.get(2)],
             launch.confine.take(),
+            launch.filters,
         );
         launch
             .command
@@ -88,13 +92,11 @@ impl Session {
         let mut child = spawn_patiently(&mut launch.command, cgroup.as_ref(), beside)?;
         drop(req_read);
         drop(resp_write);
+        drop(std::mem::take(&mut launch.filter_pipes));
         let group = Group(child.id() as i32);
         group.register();
 
-        let (tx, events) = mpsc::channel();
-        spawn_reader(resp_read, tx);
-        let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
-        spawn_writer(req_write, req_rx);
+        let channel = Channel::open(resp_read, req_write);
         let (stdout, _) = capture::drain(
             child.stdout.take().expect("stdout is piped"),
             cfg.output_cap,
@@ -103,18 +105,19 @@ impl Session {
             child.stderr.take().expect("stderr is piped"),
             cfg.output_cap,
         );
-
         Ok(Session {
             child,
             group,
-            requests: Some(req_tx),
-            events,
+            requests: Some(channel.requests),
+            events: channel.events,
+            line_cap: channel.line_cap,
             stdout,
             stderr,
             sweep_uid: launch.sweep_uid,
             sandbox: cfg.sandbox,
             cgroup,
             cpu: cpu_group.as_ref().and_then(CpuClock::of_group),
+            cpu_at_end: None,
             cpu_group,
             cgroups: cfg.cgroups.clone(),
             oom_baseline,
@@ -123,9 +126,31 @@ impl Session {
             inner: Vec::new(),
             linted: None,
             dir,
-            zygote: None,
-            program: None,
         })
+    }
+}
+
+/// The protocol channel's ends in salgrade: the requests to write, the
+/// events read, and the cap on the length of a line read.
+struct Channel {
+    requests: Sender<Vec<u8>>,
+    events: Receiver<Event>,
+    line_cap: std::sync::Arc<AtomicUsize>,
+}
+
+impl Channel {
+    /// Starts the reader and the writer threads on the pipes' ends.
+    fn open(responses: OwnedFd, requests: OwnedFd) -> Channel {
+        let (tx, events) = mpsc::channel();
+        let line_cap = std::sync::Arc::new(AtomicUsize::new(FIRST_LINE_CAP));
+        spawn_reader(responses, tx, line_cap.clone());
+        let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
+        spawn_writer(requests, req_rx);
+        Channel {
+            requests: req_tx,
+            events,
+            line_cap,
+        }
     }
 }
 
@@ -203,7 +228,6 @@ fn join_groups(
         group.empty();
         group
             .cap_processes(processes)
-            .and_then(|()| group.extend_memory(0))
             .map_err(SessionError::Cgroup)?;
     }
     Ok(Groups {
@@ -266,25 +290,34 @@ fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {
     Ok((r, w))
 }
 
-fn spawn_reader(fd: OwnedFd, tx: Sender<Event>) {
+/// Reads the program's lines, each within the cap in force when it began:
+/// the bytes of a line beyond it are never held, and the session ends.
+fn spawn_reader(fd: OwnedFd, tx: Sender<Event>, cap: std::sync::Arc<AtomicUsize>) {
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::from(fd));
         loop {
+            let max = cap.load(Ordering::Relaxed);
             let mut line = Vec::new();
             let read = (&mut reader)
-                .take(MAX_LINE as u64 + 1)
+                .take(max as u64 + 1)
                 .read_until(b'\n', &mut line);
             match read {
                 Ok(0) | Err(_) => {
                     let _ = tx.send(Event::Closed);
                     return;
                 }
-                Ok(_) if line.len() > MAX_LINE => {
+                Ok(_) if line.len() > max => {
                     let _ = tx.send(Event::TooLong);
                     return;
                 }
                 Ok(_) => {
-                    let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+                    while line.last().is_some_and(u8::is_ascii_whitespace) {
+                        line.pop();
+                    }
+                    // Valid UTF-8 (every honest line) is taken as it is,
+                    // without a copy.
+                    let text = String::from_utf8(line)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                     if tx.send(Event::Line(text)).is_err() {
                         return;
                     }

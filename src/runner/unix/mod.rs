@@ -26,13 +26,16 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, dup2_raw, setgid, setgroups, setuid};
 
-use super::plan::{ChildLimits, Identity, Plan};
+use super::plan::{ChildFilters, ChildLimits, Identity, Plan};
 use init::init_executable;
 use namespaces::enter;
 
 /// The fds the driver finds its protocol on.
 pub(crate) const CHILD_REQUEST_FD: RawFd = 3;
 pub(crate) const CHILD_RESPONSE_FD: RawFd = 4;
+/// The first fd a program that installs filters itself (bubblewrap) finds
+/// them on; the next filter is on the next fd.
+pub(crate) const CHILD_FILTER_FD: RawFd = 5;
 
 /// A process group, the one target every signal goes through, so a pid can
 /// never be mistaken for a group id.
@@ -127,7 +130,12 @@ pub(crate) fn lift_fd(fd: OwnedFd) -> io::Result<OwnedFd> {
 
 /// Arranges for the child to find `request` on fd 3 and `response` on fd 4,
 /// sit in its own process group, carry `limits`, run inside the namespaces
-/// and root of `confine` (see `confine.rs`), and run as `identity`.
+/// and root of `confine` (see `confine.rs`), run as `identity`, and run
+/// under `filters` (see `syscalls.rs`).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one part of the child's set-up, all applied in one pre_exec"
+)]
 pub(crate) fn prepare(
     cmd: &mut Command,
     request: &OwnedFd,
@@ -136,6 +144,7 @@ pub(crate) fn prepare(
     identity: Option<Identity>,
     join: [Option<&OwnedFd>; 3],
     confine: Option<Plan>,
+    filters: ChildFilters,
 ) {
     let request = request.as_raw_fd();
     let response = response.as_raw_fd();
@@ -144,9 +153,11 @@ pub(crate) fn prepare(
     cmd.process_group(0);
     // SAFETY: the closure runs between fork and exec; the raw fds stay open
     // in the parent until after spawn returns; it only calls write, dup2,
-    // setrlimit, setgroups (with an empty slice), setgid, setuid, prctl and,
-    // with a plan, what `enter` calls: all async-signal-safe system calls,
-    // on C strings made before the fork; it allocates nothing.
+    // setrlimit, setgroups (with an empty slice), setgid, setuid, prctl,
+    // seccomp (through `apply_filter`, on programs built before the fork;
+    // its error is an OS error code, which does not allocate) and, with a
+    // plan, what `enter` calls: all async-signal-safe system calls, on C
+    // strings made before the fork; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             // Join the slot's cgroups first, while still privileged: every
@@ -154,29 +165,9 @@ pub(crate) fn prepare(
             for fd in join.into_iter().flatten() {
                 nix::unistd::write(BorrowedFd::borrow_raw(fd), b"0")?;
             }
-            // `dup2_raw` hands back the new fd as an `OwnedFd`; it must stay
-            // open for the driver, so ownership is given up, not dropped.
-            let _ = dup2_raw(BorrowedFd::borrow_raw(request), CHILD_REQUEST_FD)
-                .map_err(io::Error::from)?
-                .into_raw_fd();
-            let _ = dup2_raw(BorrowedFd::borrow_raw(response), CHILD_RESPONSE_FD)
-                .map_err(io::Error::from)?
-                .into_raw_fd();
-            // Every other descriptor this child holds (salgrade's own, and
-            // any salgrade itself inherited without close-on-exec) is closed
-            // at exec: the program starts with 0 to 4 only. std's own
-            // exec-error pipe is close-on-exec already, so it still works.
-            close_from_on_exec(CHILD_RESPONSE_FD + 1);
+            place_descriptors(request, response, filters)?;
             if let Some(l) = limits {
-                setrlimit(Resource::RLIMIT_AS, l.address_space.0, l.address_space.1)?;
-                setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;
-                setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
-                setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
-                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
-                // No POSIX message queue: nothing a student needs, and a
-                // zygote could not see one a worker left (they are not
-                // listed where System V IPC is).
-                setrlimit(Resource::RLIMIT_MSGQUEUE, 0, 0)?;
+                set_limits(&l)?;
             }
             if let Some(plan) = &confine {
                 // The keeper dies with the salgrade thread that started it.
@@ -194,6 +185,11 @@ pub(crate) fn prepare(
             // salgrade thread that started it (in namespaces, with their
             // init), even if salgrade is SIGKILLed.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // After everything that makes the sandbox (which the filters
+            // deny), before the program.
+            if let ChildFilters::Install(programs) = filters {
+                install_filters(programs)?;
+            }
             // Last: until exec this child still holds every descriptor it
             // inherited from salgrade (more with every worker), and the
             // namespaces' set-up above opens pipes and files, which must
@@ -205,6 +201,61 @@ pub(crate) fn prepare(
             Ok(())
         });
     }
+}
+
+/// In the child, between fork and exec: `request` on fd 3, `response` on
+/// fd 4, the filters a program installs itself on 5 and up, and every
+/// other descriptor closed at exec. Async-signal-safe: system calls only.
+fn place_descriptors(request: RawFd, response: RawFd, filters: ChildFilters) -> io::Result<()> {
+    // `dup2_raw` hands back the new fd as an `OwnedFd`; it must stay open
+    // for the program, so ownership is given up, not dropped.
+    let onto = |fd: RawFd, target: RawFd| -> io::Result<()> {
+        // SAFETY: `fd` is open in this child (the parent keeps it open
+        // until the spawn returns), and `target` is a number the program
+        // takes over: nothing else in this child uses it.
+        let _ = unsafe { dup2_raw(BorrowedFd::borrow_raw(fd), target) }
+            .map_err(io::Error::from)?
+            .into_raw_fd();
+        Ok(())
+    };
+    onto(request, CHILD_REQUEST_FD)?;
+    onto(response, CHILD_RESPONSE_FD)?;
+    let mut next = CHILD_FILTER_FD;
+    if let ChildFilters::Inherit(fds) = filters {
+        for fd in fds {
+            onto(fd, next)?;
+            next += 1;
+        }
+    }
+    // Every other descriptor this child holds (salgrade's own, and any
+    // salgrade itself inherited without close-on-exec) is closed at exec:
+    // the program starts with 0 to 4 (and its filters) only. std's own
+    // exec-error pipe is close-on-exec already, so it still works.
+    close_from_on_exec(next);
+    Ok(())
+}
+
+/// In the child: the resource limits but the open-files one (set last).
+fn set_limits(l: &ChildLimits) -> io::Result<()> {
+    setrlimit(Resource::RLIMIT_AS, l.address_space, l.address_space)?;
+    setrlimit(Resource::RLIMIT_CPU, l.cpu_seconds.0, l.cpu_seconds.1)?;
+    setrlimit(Resource::RLIMIT_FSIZE, l.file_size, l.file_size)?;
+    setrlimit(Resource::RLIMIT_NPROC, l.processes, l.processes)?;
+    setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+    // No POSIX message queue: nothing a student needs, and a queue could
+    // carry marks between a submission's processes.
+    setrlimit(Resource::RLIMIT_MSGQUEUE, 0, 0)?;
+    Ok(())
+}
+
+/// In the child, after everything that builds the sandbox (which the
+/// filters deny) and before the program: the system-call filters.
+fn install_filters(programs: &[seccompiler::BpfProgram]) -> io::Result<()> {
+    for program in programs {
+        seccompiler::apply_filter(program)
+            .map_err(|_| io::Error::from_raw_os_error(nix::libc::EPERM))?;
+    }
+    Ok(())
 }
 
 /// Kills every process owned by `uid`: the sweep that also catches a

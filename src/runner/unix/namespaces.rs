@@ -149,7 +149,7 @@ fn apply(step: &Step) -> io::Result<()> {
             Some(c"proc"),
             path.as_c_str(),
             Some(c"proc"),
-            MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC | MsFlags::MS_RDONLY,
             none,
         )?,
         Step::Overlay {
