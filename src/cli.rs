@@ -189,8 +189,8 @@ pub(crate) struct RunArgs {
     /// Whether a Python submission's process imports the student's file once and forks a
     /// new worker from that state after a timeout or a crash: `auto` (default: where each
     /// student's session has a cgroup of its own and a private /tmp; a worker gets what a
-    /// fresh process would, or the driver does not fork: see the README) or `off` (a new
-    /// Python and import each time).
+    /// fresh process would, or the driver does not fork: see docs/performance.md) or `off`
+    /// (a new Python and import each time).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_ZYGOTE",
         default_value_t = ZygoteMode::Auto)]
     pub zygote: ZygoteMode,
@@ -326,7 +326,7 @@ pub(crate) struct LintArgs {
 pub(crate) enum LintFormat {
     /// `FILE:LINE:COLUMN: function: construct`, then the line of source.
     Text,
-    /// One JSON object (see the README).
+    /// One JSON object (see docs/container-rule.md).
     Json,
 }
 
