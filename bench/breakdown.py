@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a case's time goes, for one correct A48 student.
 
-Measures each part on its own and prints a Markdown table for the README:
+Measures each part on its own and prints a Markdown table for docs/performance.md:
 
 * inside the student's process, per case (the driver's own functions,
   in-process, no protocol): building the input lists, the student's call,

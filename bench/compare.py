@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Two salgrade binaries side by side: the table `bench/zygote.md` that
-`update_readme.py` puts into the README.
+`update_docs.py` puts into docs/performance.md.
 
 Each ROUND is a pair of `run.py --methods salgrade --results DIR` result
 folders, the first graded with the binary before a change and the second

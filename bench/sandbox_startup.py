@@ -9,7 +9,7 @@ the difference in start-up cost per student process.
 
     python3 bench/sandbox_startup.py [--students 40] [--runs 3] [--salgrade PATH]
 
-It writes the table to bench/startup.md for the README.
+It writes the table to bench/startup.md for docs/performance.md.
 """
 
 import argparse

@@ -329,7 +329,7 @@ pub(crate) struct LintArgs {
 pub(crate) enum LintFormat {
     /// `FILE:LINE:COLUMN: function: construct`, then the line of source.
     Text,
-    /// One JSON object (see the README).
+    /// One JSON object (see docs/container-rule.md).
     Json,
 }
 

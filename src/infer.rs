@@ -272,7 +272,7 @@ mod tests {
         assert_eq!(id("min_throws.cpp"), Some("min-throws"));
         assert_eq!(id("snakes_game.py"), Some("game"));
         assert_eq!(id("alice.py"), None);
-        // Every C++ extension the README promises, not `.cpp` alone.
+        // Every C++ extension docs/cpp.md promises, not `.cpp` alone.
         assert_eq!(id("solution.cc"), Some("leetcode909"));
         assert_eq!(id("min_throws.cxx"), Some("min-throws"));
         assert_eq!(id("snakes_game.CC"), Some("game"));

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The class of a case's outcome. The README lists them with their meaning.
+/// The class of a case's outcome. docs/verdicts-and-deadlines.md lists them with their meaning.
 #[derive(
     Debug,
     Clone,

@@ -1,6 +1,6 @@
 """An approximation of the handout's container rule, as an instructor might
 write it for a pytest suite (salgrade's own checker is src/runner/lint.py,
-described in the README's "The container rule (a48)").
+described in docs/container-rule.md).
 
 willfinish, whowins and dualboard, and every module-level function, class
 or method they reach by name, must not build lists, tuples, sets or dicts.

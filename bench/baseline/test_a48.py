@@ -2,7 +2,7 @@
 
 One pytest process grades one student. Each (function, case) of the case
 file written by `salgrade gen` is one test, with the checks salgrade's judge
-makes (README, "Rules: a48"; src/assignment/a48/):
+makes (docs/a48.md; src/assignment/a48/):
 
 * willfinish: the answer is a `bool` and one of the case's accepted answers;
 * whowins: the answer is an `int` and one of the accepted answers (both 1

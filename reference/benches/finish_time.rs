@@ -1,6 +1,6 @@
 //! `cargo bench -p salgrade-reference`: the reference's answer time on the
-//! largest boards, for the README's figures. Plain timing (median of a few
-//! runs); no timing assertions live in the tests.
+//! largest boards, for the figures in docs/performance.md. Plain timing
+//! (median of a few runs); no timing assertions live in the tests.
 
 use std::time::{Duration, Instant};
 

@@ -16,7 +16,7 @@ FINDING is {"function", "line", "column", "construct", "source", "path",
 of calls from the first of those down to it. Columns count characters
 from 1.
 
-What counts as a use (the README lists the same): list, tuple, set and dict
+What counts as a use (docs/container-rule.md lists the same): list, tuple, set and dict
 literals and comprehensions; tuple (or list, or starred) unpacking; calls
 that build or return those containers (`list()`, `sorted()`, `zip()` ...);
 methods that return them (`.split()`, `.items()` ...) or only lists have

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-/// The resource limits every student process gets (defaults in the README).
+/// The resource limits every student process gets (defaults in docs/verdicts-and-deadlines.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub(crate) struct Limits {
     pub memory_mb: u64,

@@ -131,7 +131,7 @@ pub(crate) fn choose_sandbox(
 }
 
 /// What to check when namespaces are refused.
-const NAMESPACES_HELP: &str = "run as root, or allow unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`, or on Ubuntu `kernel.apparmor_restrict_unprivileged_userns=0`; in Docker, `--security-opt seccomp=unconfined`); see the README's security model";
+const NAMESPACES_HELP: &str = "run as root, or allow unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`, or on Ubuntu `kernel.apparmor_restrict_unprivileged_userns=0`; in Docker, `--security-opt seccomp=unconfined`); see salgrade's `docs/security.md`";
 
 /// The protections beyond the backend itself, decided once per run.
 pub(crate) struct Isolation {
@@ -168,7 +168,7 @@ pub(crate) fn isolation(
         Ok(c) => Some(Arc::new(c)),
         Err(why) => {
             notes.push(if root {
-                format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see the README's security model")
+                format!("no writable cgroup ({why}): as root, a student's process count is not capped (RLIMIT_NPROC does not bind root); see salgrade's `docs/security.md`")
             } else {
                 format!("no writable cgroup ({why}): processes are capped per user by RLIMIT_NPROC only, and memory per process only")
             });

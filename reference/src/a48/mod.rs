@@ -1,7 +1,7 @@
 //! The reference semantics of CSC A48 Assignment 1 (the circular linked list
 //! board): when a player finishes, who wins, and the dual board.
 //!
-//! The rules, exactly as salgrade grades them (the README's "Rules" section
+//! The rules, exactly as salgrade grades them (docs/a48.md
 //! repeats them for students and instructors):
 //!
 //! * A move of step size `s` from square `p` lands on `((p + s - 1) mod n) + 1`;

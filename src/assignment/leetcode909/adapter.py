@@ -19,7 +19,7 @@ FUNCTIONS = ("snakesAndLadders",)
 # star-imported these, in this order, so a later module's name shadows an
 # earlier one's (`sub` is operator's, not re's; `pow` and `compile` are the
 # builtins; `Counter` is typing's alias). The order is read off the public
-# dump of that runtime's globals (README: "LeetCode's names").
+# dump of that runtime's globals (docs/leetcode909.md: "LeetCode's names").
 _STAR_IMPORTS = (
     "string", "re", "datetime", "collections", "heapq", "bisect", "copy", "math",
     "random", "statistics", "itertools", "functools", "operator", "io", "sys",
