@@ -265,6 +265,12 @@ pub(crate) struct GradeArgs {
     /// Print the seed in the feedback files; by default only the public seed (1) is, so a secret grading seed does not reach students.
     #[arg(long)]
     pub public_seed: bool,
+    /// What students are shown of the hidden cases (those the public seed does not give):
+    /// `hide` (the default when the seed is secret or a case file is given: a failing function
+    /// says only that it failed and why, with no input, answer, counterexample or printed output)
+    /// or `show` (everything, as for the public seed; the default when the seed is public).
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub hidden_cases: Option<HiddenCases>,
     /// Grade only shard K of N (1 ≤ K ≤ N): the students whose identifier hashes to K-1 modulo N, the same on every machine; combine the shards' `report.json` with `salgrade merge` (default: every student).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -307,6 +313,12 @@ pub(crate) struct CheckArgs {
     /// Print the seed even when it is not the public one (default: only the public seed 1 is printed).
     #[arg(long)]
     pub public_seed: bool,
+    /// What students are shown of the hidden cases (those the public seed does not give):
+    /// `hide` (the default when the seed is secret or a case file is given: a failing function
+    /// says only that it failed and why, with no input, answer, counterexample or printed output)
+    /// or `show` (everything, as for the public seed; the default when the seed is public).
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub hidden_cases: Option<HiddenCases>,
     /// Print a report format instead of the feedback text (default: the feedback text), e.g. `classroom`, `gradescope` or `junit` for CI.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -323,6 +335,15 @@ pub(crate) struct LintArgs {
     /// `text` for people (default), `json` for CI.
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
+}
+
+/// What students are shown of the hidden cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HiddenCases {
+    /// Only which function failed and why.
+    Hide,
+    /// Everything, as for public cases.
+    Show,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -159,6 +159,52 @@ pub(super) fn cases(
     Ok((assignment, engine::check_case_file(assignment, file, path)?))
 }
 
+/// The ids of the run's cases that students are not shown (see
+/// `Report::for_students`): none with `--hidden-cases show`, or, by
+/// default, when the seed is public or published (`--public-seed`);
+/// otherwise those whose function and input the public seed's case set
+/// (with the run's options and count; a case file's, the default count)
+/// does not hold: what a student could not see for themselves.
+pub(super) fn hidden_cases(
+    engine: &crate::engine::Engine,
+    args: &CaseArgs,
+    public_seed: bool,
+    policy: Option<crate::cli::HiddenCases>,
+) -> Vec<String> {
+    use crate::cli::HiddenCases;
+    let cases = &engine.case_file;
+    let generated_public =
+        args.cases_file.is_none() && cases.seed == Some(salgrade_reference::case::PUBLIC_SEED);
+    let hide = match policy {
+        Some(HiddenCases::Show) => false,
+        Some(HiddenCases::Hide) => true,
+        None => !(public_seed || generated_public),
+    };
+    if !hide {
+        return Vec::new();
+    }
+    let count = if args.cases_file.is_some() {
+        salgrade_reference::case::DEFAULT_RANDOM_CASES
+    } else {
+        args.cases
+    };
+    let public =
+        engine
+            .assignment
+            .generate(salgrade_reference::case::PUBLIC_SEED, count, &cases.options);
+    let known: std::collections::HashSet<(&str, String)> = public
+        .cases
+        .iter()
+        .map(|c| (c.function.as_str(), c.input.to_string()))
+        .collect();
+    cases
+        .cases
+        .iter()
+        .filter(|c| !known.contains(&(c.function.as_str(), c.input.to_string())))
+        .map(|c| c.id.clone())
+        .collect()
+}
+
 /// Generation is quick at the default size; a big one says why it is slow.
 pub(super) fn note_long_generation(random_per_function: usize) {
     if random_per_function > 200 {

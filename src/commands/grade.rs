@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use salgrade_reference::CaseFile;
 
-use super::choose::{Evidence, cases, cases_origin};
+use super::choose::{Evidence, cases, cases_origin, hidden_cases};
 use super::exit_code;
 use super::outputs::{Output, check_layout, output_folder, refuse_inside_submissions, rendered};
 use super::pool::{grade_parallel, jobs_for};
@@ -39,7 +39,8 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let resume = Resume::open(&engine, &args, &subs)?;
     let jobs = jobs_for(args.jobs, args.run.memory_mb);
     let students = graded(&engine, &args.submissions, &subs, resume, jobs)?;
-    let mut report = assembled(&engine, students);
+    let hidden = hidden_cases(&engine, &args.cases, args.public_seed, args.hidden_cases);
+    let mut report = assembled(&engine, students, hidden);
     report.clusters = crate::mistakes::find(&engine, &report, &subs, jobs);
     report.shard = args.shard;
     report.settings = Some(settings_of(&engine, &args.run)?);
@@ -199,12 +200,13 @@ impl Outputs {
         let all_full = report.students.iter().all(StudentReport::full_marks);
         if let Some(dir) = &args.feedback {
             let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
-            for s in &report.students {
+            let shown = report.for_students();
+            for s in &shown.students {
                 let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
                 output::write(
                     &path,
                     feedback::render(
-                        report,
+                        &shown,
                         s,
                         seed,
                         &feedback::Again {
@@ -423,8 +425,13 @@ fn graded(
 }
 
 /// The report of `students` graded by `engine` (shared with `check`).
-pub(super) fn assembled(engine: &Engine, students: Vec<StudentReport>) -> Report {
+pub(super) fn assembled(
+    engine: &Engine,
+    students: Vec<StudentReport>,
+    hidden_cases: Vec<String>,
+) -> Report {
     Report {
+        hidden_cases,
         shard: None,
         settings: None,
         salgrade_version: env!("CARGO_PKG_VERSION").to_owned(),

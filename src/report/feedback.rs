@@ -74,11 +74,12 @@ pub(crate) struct Again<'a> {
     pub the_rest: &'a str,
 }
 
-/// No re-runs, no source; the rest in the run's `report.json`.
+/// No re-runs, no source; the rest are the instructor's to show (a
+/// student has no access to the grading run's own files).
 pub(crate) const GRADE_RUN: Again<'static> = Again {
     reruns: &BTreeMap::new(),
     source: None,
-    the_rest: "they are in the grading run's `report.json`",
+    the_rest: "fixing this one often fixes them too; `salgrade check` on your file shows the public cases your code fails",
 };
 
 /// The student's feedback (see [`Again`] for what `again` adds).
@@ -100,7 +101,7 @@ pub(crate) fn render(report: &Report, s: &StudentReport, seed: Seed, again: &Aga
         failing_function(&mut out, report, s, f, score, fail, again);
     }
     violations(&mut out, report, s);
-    printed(&mut out, s);
+    printed(&mut out, report, s);
     out
 }
 
@@ -212,6 +213,17 @@ fn failing_function(
     let shown = score.counterexample.as_ref();
     let v = shown.map_or(&fail.verdict, |c| &c.verdict);
     let _ = writeln!(out, "\n## `{f}`: {}\n", v.kind.as_str().replace('_', " "));
+    if report.hides_failure(score) {
+        // Which function failed and why: the verdict's own words, never
+        // the case's (an exception's message or a note could quote it).
+        let _ = writeln!(
+            out,
+            "{}.\n\n{}",
+            crate::words::capitalise(v.kind.hint()),
+            super::HIDDEN_FAILURE
+        );
+        return;
+    }
     let _ = writeln!(
         out,
         "{}.\n",
@@ -349,8 +361,17 @@ fn violations(out: &mut String, report: &Report, s: &StudentReport) {
 }
 
 /// What the student's code printed.
-fn printed(out: &mut String, s: &StudentReport) {
-    if !s.stdout.trim().is_empty() || !s.stderr.trim().is_empty() {
+fn printed(out: &mut String, report: &Report, s: &StudentReport) {
+    let any = !s.stdout.trim().is_empty() || !s.stderr.trim().is_empty();
+    if any && report.hides_output() {
+        // It ran on hidden cases, and could have printed them.
+        let _ = writeln!(
+            out,
+            "\n## What your code printed\n\nNot shown: your code ran on the instructor's hidden cases, and what it printed could show them."
+        );
+        return;
+    }
+    if any {
         let _ = writeln!(out, "\n## What your code printed\n");
         for (name, text) in [("stdout", &s.stdout), ("stderr", &s.stderr)] {
             if !text.trim().is_empty() {

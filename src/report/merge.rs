@@ -76,6 +76,10 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
             ("set of cases", settings.cases != first_settings.cases),
             ("rubric", settings.rubric != first_settings.rubric),
             ("set of limits", settings.limits != first_settings.limits),
+            (
+                "set of hidden cases (`--hidden-cases`)",
+                report.hidden_cases != merged.hidden_cases,
+            ),
         ];
         if let Some((what, _)) = differences.iter().find(|(_, differs)| *differs) {
             return Err(MergeError::Mismatch {
@@ -180,6 +184,7 @@ mod tests {
 
     fn report(shard: Option<(u32, u32)>, students: &[&str]) -> Report {
         Report {
+            hidden_cases: Vec::new(),
             salgrade_version: "0".into(),
             assignment: "a48".into(),
             seed: Some(1),

@@ -63,6 +63,11 @@ pub(crate) struct Report {
     /// (`salgrade merge` refuses to combine reports where they differ).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Settings>,
+    /// The cases whose details students are not shown (`--hidden-cases
+    /// hide`): those the public seed does not give. Empty when everything
+    /// may be shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden_cases: Vec<String>,
     pub students: Vec<StudentReport>,
     /// Common mistakes: the students' failures grouped by counterexample
     /// and answer, largest group first (see `grading::clusters`).
@@ -226,9 +231,10 @@ pub(crate) fn render(
     Ok(match format {
         Format::Table => table::render(report).into_bytes(),
         Format::Csv => csv::render(report, layout)?,
-        Format::Gradescope => gradescope::render(report)?,
-        Format::Junit => junit::render(report)?,
-        Format::Classroom => classroom::render(report)?,
+        // Students read these: rendered from what they may see.
+        Format::Gradescope => gradescope::render(&report.for_students())?,
+        Format::Junit => junit::render(&report.for_students())?,
+        Format::Classroom => classroom::render(&report.for_students())?,
         Format::Json => {
             let mut v = serde_json::to_vec_pretty(report)?;
             v.push(b'\n');
@@ -238,6 +244,76 @@ pub(crate) fn render(
         Format::Html => html::render(report).into_bytes(),
     })
 }
+
+impl Report {
+    /// Whether students may not be shown case `id` (its input, the
+    /// expected answer, what their code gave, a counterexample from it).
+    pub(crate) fn hides(&self, id: &str) -> bool {
+        self.hidden_cases.iter().any(|h| h == id)
+    }
+
+    /// Whether students may not be shown what their code printed: it ran
+    /// on hidden cases, and could have printed them.
+    pub(crate) fn hides_output(&self) -> bool {
+        !self.hidden_cases.is_empty()
+    }
+
+    /// The report as students may see it: where cases are hidden, each
+    /// hidden case's details gone (its input, label, expected answer, what
+    /// the code gave, the detail and line of its verdict, and any
+    /// counterexample shrunk from it, whose board derives from it), and
+    /// what the code printed gone. Verdict kinds, counts and points stay.
+    /// Every format a student reads is rendered from this.
+    pub(crate) fn for_students(&self) -> Report {
+        let mut out = self.clone();
+        if !self.hides_output() {
+            return out;
+        }
+        for s in &mut out.students {
+            s.stdout.clear();
+            s.stderr.clear();
+            for c in &mut s.cases {
+                if self.hides(&c.case_id) {
+                    c.verdict = crate::verdict::Verdict::new(c.verdict.kind);
+                }
+            }
+            for score in s.functions.values_mut() {
+                if score
+                    .counterexample
+                    .as_ref()
+                    .is_some_and(|c| self.hides(&c.from_case))
+                {
+                    score.counterexample = None;
+                }
+                if let Some(f) = &mut score.smallest_failure {
+                    if self.hides(&f.case_id) {
+                        f.label = String::new();
+                        f.input = String::new();
+                        f.verdict = crate::verdict::Verdict::new(f.verdict.kind);
+                        score.notes.clear();
+                        score.hint = None;
+                    }
+                }
+            }
+        }
+        out.clusters.clear();
+        out
+    }
+
+    /// Whether `score`'s shown failure (its counterexample's case, or its
+    /// smallest failing case) is hidden.
+    pub(crate) fn hides_failure(&self, score: &FunctionScore) -> bool {
+        match (&score.counterexample, &score.smallest_failure) {
+            (Some(c), _) => self.hides(&c.from_case),
+            (None, Some(f)) => self.hides(&f.case_id),
+            (None, None) => false,
+        }
+    }
+}
+
+/// What a student is told of a failure on a hidden case: which function
+/// failed and why, and nothing of the case.
+pub(crate) const HIDDEN_FAILURE: &str = "The failing case is one of the instructor's hidden cases: its input, the expected answer, what your code returned and what it printed are not shown. Fix what the public cases (`salgrade check` with the public seed) show first.";
 
 /// The score-table header: student, the functions, then `tail`.
 pub(crate) fn header(report: &Report, tail: &[&str]) -> Vec<String> {

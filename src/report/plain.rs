@@ -98,6 +98,19 @@ pub(crate) fn function_failure(
             summary(f),
             w.plain()
         )),
+        _ if report.hides_failure(f) => {
+            let kind = f
+                .counterexample
+                .as_ref()
+                .map_or(fail.verdict.kind, |c| c.verdict.kind);
+            Some(format!(
+                "{}: {}\nhint: {}\n{}",
+                kind.as_str(),
+                summary(f),
+                kind.hint(),
+                super::HIDDEN_FAILURE
+            ))
+        }
         _ => failure(f),
     }
 }

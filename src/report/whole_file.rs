@@ -197,6 +197,7 @@ pub(crate) mod tests {
             })
             .collect();
         Report {
+            hidden_cases: Vec::new(),
             salgrade_version: "0".into(),
             assignment: "game".into(),
             seed: Some(1),

@@ -16,6 +16,7 @@ mod generate;
 mod grade;
 mod hostile;
 mod html;
+mod integrity;
 mod isolation;
 mod layering;
 mod lint;
@@ -25,6 +26,7 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
+mod state;
 
 use std::path::{Path, PathBuf};
 
