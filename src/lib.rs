@@ -47,6 +47,7 @@ const SETUP_ERROR: u8 = 2;
 /// Parses the command line, runs the command, and maps the outcome to an
 /// exit code: 0 all passed, 1 something failed, 2 usage or setup error.
 pub fn run() -> ExitCode {
+    runner::unix::bound_the_allocator();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

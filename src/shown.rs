@@ -62,6 +62,9 @@ pub(crate) fn capped(mut text: String, max: usize) -> String {
     let dropped = text.len() - cut;
     text.truncate(cut);
     let _ = write!(text, "[... {dropped} more bytes not kept]");
+    // Truncating keeps the whole allocation: a 2 MiB string cut to 200
+    // bytes and kept per case would still hold its 2 MiB.
+    text.shrink_to_fit();
     text
 }
 
@@ -92,6 +95,13 @@ pub(crate) fn fenced(text: &str, info: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capped_string_holds_no_more_than_it_keeps() {
+        let kept = capped("E".repeat(2 << 20), 200);
+        assert!(kept.len() < 300, "{}", kept.len());
+        assert!(kept.capacity() < 1024, "{}", kept.capacity());
+    }
 
     #[test]
     fn control_characters_are_escaped_and_text_kept() {

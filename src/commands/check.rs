@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::bail;
 use salgrade_reference::CaseFile;
 
-use super::choose::{Evidence, cases, hidden_cases};
+use super::choose::{Audience, Evidence, cases, hidden_cases};
 use super::exit_code;
 use super::grade::{Plan, Untested, assembled, engine_for};
 use super::outputs::{Output, output_folder, student_source};
@@ -52,7 +52,12 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let root = args.file.parent().unwrap_or(Path::new("."));
     let s = engine.grade(&sub, root, 1)?;
     let untested = Untested::of(&engine, &args.cases);
-    let hidden = hidden_cases(&engine, &args.cases, args.public_seed, args.hidden_cases);
+    let hidden = hidden_cases(
+        &engine,
+        &args.cases,
+        (args.public_seed, args.hidden_cases),
+        Audience::Check,
+    );
     let mut report = assembled(&engine, vec![s], hidden);
     untested.leave_out(&mut report);
     // `check` speaks to the file's author (or a CI log they read): every

@@ -159,26 +159,38 @@ pub(super) fn cases(
     Ok((assignment, engine::check_case_file(assignment, file, path)?))
 }
 
+/// Who reads what a run shows of its cases.
+#[derive(Clone, Copy)]
+pub(super) enum Audience {
+    /// `grade`: the instructor runs it, students read its feedback.
+    Grade,
+    /// `check`: the student runs it, and a case file given to it is theirs.
+    Check,
+}
+
 /// The ids of the run's cases that students are not shown (see
 /// `Report::for_students`): none with `--hidden-cases show`, or, by
-/// default, when the seed is public or published (`--public-seed`);
-/// otherwise those whose function and input the public seed's case set
-/// (with the run's options and count; a case file's, the default count)
-/// does not hold: what a student could not see for themselves.
+/// default, when the seed is public or published (`--public-seed`), or the
+/// student gave `check` the case file; otherwise those whose function and
+/// input the public seed's case set (with the run's options and count; a
+/// case file's, the default count) does not hold: what a student could
+/// not see for themselves.
 pub(super) fn hidden_cases(
     engine: &crate::engine::Engine,
     args: &CaseArgs,
-    public_seed: bool,
-    policy: Option<crate::cli::HiddenCases>,
+    (public_seed, policy): (bool, Option<crate::cli::HiddenCases>),
+    audience: Audience,
 ) -> Vec<String> {
     use crate::cli::HiddenCases;
     let cases = &engine.case_file;
-    let generated_public =
-        args.cases_file.is_none() && cases.seed == Some(salgrade_reference::case::PUBLIC_SEED);
+    let public = match &args.cases_file {
+        Some(_) => matches!(audience, Audience::Check),
+        None => cases.seed == Some(salgrade_reference::case::PUBLIC_SEED),
+    };
     let hide = match policy {
         Some(HiddenCases::Show) => false,
         Some(HiddenCases::Hide) => true,
-        None => !(public_seed || generated_public),
+        None => !(public_seed || public),
     };
     if !hide {
         return Vec::new();

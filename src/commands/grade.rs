@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use salgrade_reference::CaseFile;
 
-use super::choose::{Evidence, cases, cases_origin, hidden_cases};
+use super::choose::{Audience, Evidence, cases, cases_origin, hidden_cases};
 use super::exit_code;
 use super::outputs::{Output, check_layout, output_folder, refuse_inside_submissions, rendered};
 use super::pool::{grade_parallel, jobs_for};
@@ -39,7 +39,12 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     let resume = Resume::open(&engine, &args, &subs)?;
     let jobs = jobs_for(args.jobs, args.run.memory_mb);
     let students = graded(&engine, &args.submissions, &subs, resume, jobs)?;
-    let hidden = hidden_cases(&engine, &args.cases, args.public_seed, args.hidden_cases);
+    let hidden = hidden_cases(
+        &engine,
+        &args.cases,
+        (args.public_seed, args.hidden_cases),
+        Audience::Grade,
+    );
     let mut report = assembled(&engine, students, hidden);
     report.clusters = crate::mistakes::find(&engine, &report, &subs, jobs);
     report.shard = args.shard;

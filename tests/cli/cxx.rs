@@ -305,19 +305,19 @@ fn output_is_captured_and_stdin_is_empty() {
     let s = student(&graded.report, "prints_stdout");
     assert_eq!(s["score"], s["max_score"]);
     let stdout = s["stdout"].as_str().unwrap();
-    // The cases are asked in a shuffled order; the seed's own example is
-    // one of them.
-    assert!(stdout.contains("debug: board of 30 cells\n"), "{stdout}");
+    // The cases are asked in a shuffled order, and only the first 1000
+    // bytes are kept: the lines are those of whichever cases came first.
+    assert!(stdout.starts_with("debug: board of "), "{stdout}");
     assert!(
         s["stderr"]
             .as_str()
             .unwrap()
-            .contains("debug on stderr: N=30")
+            .starts_with("debug on stderr: N=")
     );
     assert!(
         graded
             .feedback("prints_stdout")
-            .contains("debug: board of 30 cells")
+            .contains("debug: board of ")
     );
     let s = student(&graded.report, "reads_stdin");
     assert_eq!(s["score"], s["max_score"]);

@@ -278,12 +278,14 @@ fn second_round_attacks_are_graded_beside_an_honest_student() {
 
     // 8: after three deaths and no answer, whowins's remaining cases get
     // the same verdict without a run (and without a 1 s import each).
+    // The cases are asked in a shuffled order: three of them ran.
     let died = verdicts(report, "dies_every_call", "whowins");
     assert!(died.len() > 3, "{died:?}");
-    for (i, (v, detail)) in died.iter().enumerate() {
+    for (v, detail) in &died {
         assert_eq!(v, "process_died", "{detail}");
-        assert_eq!(detail.contains("not run"), i >= 3, "{i}: {detail}");
     }
+    let ran = died.iter().filter(|(_, d)| !d.contains("not run")).count();
+    assert_eq!(ran, 3, "{died:?}");
 
     // 10: the container rule sees through aliases, a subclass and its
     // method, and reports `eval` as code it cannot check.

@@ -381,6 +381,24 @@ pub(crate) fn has_sandbox_children() -> bool {
     })
 }
 
+/// Keeps what salgrade allocates from outgrowing what it holds. glibc's
+/// allocator raises its threshold for serving a large block from the heap
+/// each time one is freed, and keeps up to eight heaps per core for its
+/// threads; salgrade reads many large lines (an answer for a large board,
+/// or a student's oversized one) on short-lived threads, and so held
+/// hundreds of MiB it no longer used. A fixed threshold (which turns the
+/// raising off) serves each large block by `mmap` and gives it back when
+/// freed; two heaps are enough for its threads.
+pub(crate) fn bound_the_allocator() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets the allocator's parameters; it is called
+    // before any thread of salgrade's starts.
+    unsafe {
+        nix::libc::mallopt(nix::libc::M_MMAP_THRESHOLD, 256 * 1024);
+        nix::libc::mallopt(nix::libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).
 pub(crate) fn is_root() -> bool {
     Uid::effective().is_root()
