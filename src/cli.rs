@@ -186,6 +186,19 @@ pub(crate) struct RunArgs {
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CXX_PRELUDE",
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
+    /// Where deadlines come from: `cached` (default: a calibration of the model and naive
+    /// solutions on these cases, kept in `$XDG_CACHE_HOME/salgrade/calibration` and used again
+    /// while salgrade, the interpreter or compiler, the sandbox and the machine are the same;
+    /// each kept time counts twice) or `fresh` (calibrated at every run).
+    #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CALIBRATION",
+        default_value_t = Calibration::Cached)]
+    pub calibration: Calibration,
+    /// Whether a student whose case timed out or ended its process gets its next process
+    /// started ahead, while its next case runs (`auto`, the default, under the `namespaces`
+    /// sandbox; a new exec and import, never one that ran a case), or only when needed (`off`).
+    #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_SPARE",
+        default_value_t = Spare::Auto)]
+    pub spare: Spare,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -335,6 +348,24 @@ pub(crate) struct LintArgs {
     /// `text` for people (default), `json` for CI.
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     pub format: LintFormat,
+}
+
+/// Whether a failing student's next process starts ahead (`--spare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Spare {
+    /// Under the `namespaces` sandbox, once a case has failed.
+    Auto,
+    /// Never: each restart starts its process when it is needed.
+    Off,
+}
+
+/// Where a run's deadlines come from (`--calibration`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Calibration {
+    /// Kept between runs, and used again while nothing it depends on changed.
+    Cached,
+    /// Measured afresh at every run.
+    Fresh,
 }
 
 /// What students are shown of the hidden cases.

@@ -65,6 +65,7 @@ pub(super) fn sandbox_config(
         cxx,
         build: cxx::BuildSettings::default(),
         budget: StudentBudget::DEFAULT,
+        spare: true,
     })
 }
 
@@ -88,6 +89,7 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
             cpu: Duration::from_secs(args.student_cpu_s),
             wall: Duration::from_secs(args.student_wall_s),
         },
+        spare: args.spare == crate::cli::Spare::Auto,
         ..sandbox_config(&args.sandbox, limits, languages, false)?
     })
 }
@@ -98,6 +100,7 @@ pub(super) fn policy(args: &RunArgs) -> DeadlinePolicy {
         floor: Duration::from_millis(args.timeout_floor_ms),
         multiplier: args.timeout_multiplier,
         wall_floor: Duration::from_millis(args.wall_floor_ms),
+        cached: args.calibration == crate::cli::Calibration::Cached,
     }
 }
 

@@ -33,6 +33,7 @@ use crate::report::StudentReport;
 use crate::runner::{self, Deadline, Harness, Language, RunnerConfig};
 use crate::verdict::Verdict;
 
+mod cache;
 mod prepare;
 mod student;
 

@@ -24,6 +24,9 @@ pub(crate) struct DeadlinePolicy {
     pub multiplier: f64,
     /// The least wall time a case gets (the backstop).
     pub wall_floor: Duration,
+    /// Whether calibrations are kept between runs and used again (see
+    /// `cache`); otherwise every run calibrates afresh.
+    pub cached: bool,
 }
 
 /// The wall-time backstop is at least this many times the CPU deadline, so
@@ -94,15 +97,20 @@ impl Engine {
                     language.name()
                 );
             };
-            let deadlines = calibrate(
-                assignment,
-                &harness,
-                Solutions { model, naive },
-                &runner,
-                (&case_file.cases, &order),
-                policy,
-            )
-            .with_context(|| format!("{} calibration", language.name()))?;
+            let solutions = Solutions { model, naive };
+            let asked = Asked {
+                cases: &case_file.cases,
+                order: &order,
+                file: &case_file,
+                language,
+            };
+            let (model, naive) = measured(assignment, &harness, solutions, &runner, asked, policy)
+                .with_context(|| format!("{} calibration", language.name()))?;
+            let deadlines = model
+                .into_iter()
+                .zip(naive)
+                .map(|(m, n)| policy.deadline(m, n))
+                .collect();
             calibrated.insert(language, Calibrated { harness, deadlines });
         }
         Ok(Engine {
@@ -117,7 +125,77 @@ impl Engine {
     }
 }
 
+/// The most cases a kept calibration is checked on.
+const PROBE_CASES: usize = 3;
+/// A kept calibration is scaled up only when the machine is found slower
+/// than this (a calibration's own times vary by about a tenth from run
+/// to run, which must not make deadlines drift).
+const SLOWER: f64 = 1.2;
+
+/// What the model and the naive solution use on each case: measured now,
+/// or kept from an earlier run with the same key (see `cache`), where
+/// the policy allows. A kept calibration is checked first: the naive
+/// solution runs again on up to [`PROBE_CASES`] of the cases whose
+/// deadline it decides (those above the floor, the cheapest first), and
+/// where it is now more than [`SLOWER`] times as slow, every kept time is
+/// scaled up by the most it is; a run whose cases all sit at the floor
+/// needs no check. A fresh calibration is kept for the next run.
+fn measured(
+    assignment: &dyn Assignment,
+    harness: &Harness,
+    solutions: Solutions,
+    runner: &RunnerConfig,
+    asked: Asked<'_>,
+    policy: DeadlinePolicy,
+) -> anyhow::Result<(Vec<Measured>, Vec<Measured>)> {
+    let key = super::cache::Key::of(assignment, asked.file, asked.language, runner);
+    let folder = policy
+        .cached
+        .then(crate::runner::toolchain::cache_dir)
+        .flatten()
+        .map(|d| d.join("calibration"));
+    let kept = folder
+        .as_deref()
+        .and_then(|dir| super::cache::load(dir, &key, asked.cases.len()));
+    let Some((mut model, mut naive)) = kept else {
+        let fresh = calibrate(assignment, harness, solutions, runner, asked)?;
+        if let Some(dir) = &folder {
+            super::cache::store(dir, &key, &fresh.0, &fresh.1);
+        }
+        return Ok(fresh);
+    };
+    let floor = policy.floor / NAIVE_MULTIPLIER;
+    let mut deciding: Vec<usize> = (0..naive.len()).filter(|&i| naive[i].cpu > floor).collect();
+    deciding.sort_by_key(|&i| naive[i].cpu);
+    deciding.truncate(PROBE_CASES);
+    if deciding.is_empty() {
+        return Ok((model, naive));
+    }
+    let sample: Vec<Case> = deciding.iter().map(|&i| asked.cases[i].clone()).collect();
+    let order: Vec<usize> = (0..sample.len()).collect();
+    let probe = Asked {
+        cases: &sample,
+        order: &order,
+        ..asked
+    };
+    let now = measure(assignment, harness, solutions.naive, runner, probe, 1)
+        .context("the naive solution (checking the kept calibration)")?;
+    let scale = deciding
+        .iter()
+        .zip(&now)
+        .map(|(&i, m)| m.cpu.as_secs_f64() / naive[i].cpu.as_secs_f64().max(1e-6))
+        .fold(1.0_f64, f64::max);
+    if scale > SLOWER {
+        for m in model.iter_mut().chain(naive.iter_mut()) {
+            m.cpu = m.cpu.mul_f64(scale);
+            m.wall = m.wall.mul_f64(scale);
+        }
+    }
+    Ok((model, naive))
+}
+
 /// The two solutions calibration runs, in one language.
+#[derive(Clone, Copy)]
 struct Solutions {
     model: &'static str,
     naive: &'static str,
@@ -125,16 +203,14 @@ struct Solutions {
 
 /// Runs the model and the naive solution on every case (side by side, in
 /// slots 0 and 1, before any student uses them, in the order students are
-/// asked) and returns the deadlines.
+/// asked) and returns what each used on each case.
 fn calibrate(
     assignment: &dyn Assignment,
     harness: &Harness,
     solutions: Solutions,
     runner: &RunnerConfig,
-    (cases, order): (&[Case], &[usize]),
-    policy: DeadlinePolicy,
-) -> anyhow::Result<Vec<Deadline>> {
-    let cases = Asked { cases, order };
+    cases: Asked<'_>,
+) -> anyhow::Result<(Vec<Measured>, Vec<Measured>)> {
     let (model, naive) = std::thread::scope(|scope| {
         let naive = scope.spawn(|| {
             measure(assignment, harness, solutions.naive, runner, cases, 1)
@@ -147,19 +223,17 @@ fn calibrate(
             .unwrap_or_else(|_| Err(anyhow::anyhow!("the naive solution's run panicked")));
         (model, naive)
     });
-    let (model, naive) = (model?, naive?);
-    Ok(model
-        .into_iter()
-        .zip(naive)
-        .map(|(m, n)| policy.deadline(m, n))
-        .collect())
+    Ok((model?, naive?))
 }
 
-/// Cases, and the order they are asked in.
+/// Cases, and the order they are asked in; and the case file and the
+/// language they are calibrated for (what a kept calibration is keyed by).
 #[derive(Clone, Copy)]
 struct Asked<'a> {
     cases: &'a [Case],
     order: &'a [usize],
+    file: &'a CaseFile,
+    language: Language,
 }
 
 /// Runs a solution that must pass every case; returns what it used on each.
@@ -168,7 +242,7 @@ fn measure(
     harness: &Harness,
     solution: &str,
     runner: &RunnerConfig,
-    Asked { cases, order }: Asked<'_>,
+    Asked { cases, order, .. }: Asked<'_>,
     slot: usize,
 ) -> anyhow::Result<Vec<Measured>> {
     let generous = vec![
@@ -277,6 +351,7 @@ mod tests {
         floor: Duration::from_millis(50),
         multiplier: 25.0,
         wall_floor: Duration::from_secs(1),
+        cached: false,
     };
 
     fn ms(cpu: u64, wall: u64) -> Measured {

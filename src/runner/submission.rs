@@ -38,6 +38,9 @@ pub(crate) struct SubmissionRunner<'a> {
     /// The death the given-up functions' remaining cases get.
     last_death: BTreeMap<String, crate::outcome::Death>,
     timeout_confirmed: bool,
+    /// A case of the submission has timed out or ended its process: it is
+    /// likely to again, and a spare boots while its cases run.
+    failed: bool,
     stdout: Captured,
     stderr: Captured,
     /// The compiler's warnings on the student's file, for the feedback.
@@ -91,6 +94,7 @@ impl<'a> SubmissionRunner<'a> {
             current: None,
             broken: None,
             timeout_confirmed: false,
+            failed: false,
             deaths: BTreeMap::new(),
             last_death: BTreeMap::new(),
             stdout: Captured::default(),
@@ -288,6 +292,7 @@ impl<'a> SubmissionRunner<'a> {
     /// which is retried once in a fresh process.
     fn timed_out(&mut self, cpu: bool, deadline: Deadline, attempt: u32) -> Option<RawOutcome> {
         self.end_session();
+        self.failed = true;
         if !(self.timeout_confirmed || attempt > 1) {
             return None;
         }
@@ -314,10 +319,12 @@ impl<'a> SubmissionRunner<'a> {
         Ok(None)
     }
 
-    /// A submission that timed out is likely to again: its next process
-    /// boots while this case runs.
+    /// A submission that timed out or died is likely to again: its next
+    /// process (a new exec and a new import, never one that ran a case)
+    /// boots while this case runs, so a restart costs no wait.
     fn boot_spare(&mut self) {
-        if self.timeout_confirmed
+        if self.failed
+            && self.cfg.spare
             && self.spare.is_none()
             && self.cfg.sandbox == SandboxKind::Namespaces
         {
@@ -349,6 +356,7 @@ impl<'a> SubmissionRunner<'a> {
     /// death counted towards giving up on that function.
     fn died(&mut self, function: &str, death: crate::outcome::Death) -> RawOutcome {
         self.end_session();
+        self.failed = true;
         let (died, answered) = self.deaths.entry(function.to_owned()).or_default();
         *died += 1;
         if !*answered && *died >= MAX_DEATHS {

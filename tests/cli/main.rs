@@ -26,6 +26,7 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
+mod speed;
 mod state;
 
 use std::path::{Path, PathBuf};

@@ -141,6 +141,8 @@ pub(crate) struct RunnerConfig {
     pub uids: std::sync::Arc<sandbox::UidBlock>,
     /// The most one submission's processes may use in all.
     pub budget: super::StudentBudget,
+    /// Whether a failing submission's next process starts ahead.
+    pub spare: bool,
 }
 
 impl RunnerConfig {
