@@ -229,6 +229,9 @@ def structure(rng, problem):
         "cur_var": rng.random() < 0.4,
         "qinit": rng.choice(["literal", "append"]),
         "final": rng.choice(["minus1", "dist_goal"]),
+        "cppq": rng.choice(["queue", "queue", "deque"]),
+        "flat_parity": rng.choice(["mod", "and", "flag"]),
+        "relax_skip": rng.choice(["continue", "nest", "none"]),
     })
     if s["algo"] == "relax":
         s["goal"] = "dequeue"
@@ -458,15 +461,25 @@ def py_search(o, depth, p):
         o.line(depth, f"while {ch}:")
         o.line(depth + 1, f"{ch} = False")
         o.line(depth + 1, f"for {cell} in range({p.start}, {goal}):")
-        o.line(depth + 2, f"if {cmp(look, f'{dist}[{cell}]', '==', '-1')}:")
-        o.line(depth + 3, "continue")
+        skip = s["relax_skip"]
+        if skip == "continue":
+            o.line(depth + 2, f"if {cmp(look, f'{dist}[{cell}]', '==', '-1')}:")
+            o.line(depth + 3, "continue")
+        elif skip == "nest":
+            o.line(depth + 2, f"if {cmp(look, f'{dist}[{cell}]', '!=', '-1')}:")
+            depth += 1
 
         def inner(d2):
             py_land(o, d2, p, nxt, dst)
+            if skip == "none":
+                o.line(d2, f"if {dist}[{cell}] == -1:")
+                o.line(d2 + 1, "continue")
             o.line(d2, f"if {dist}[{dst}] == -1 or {cmp(look, f'{dist}[{cell}] + 1', '<', f'{dist}[{dst}]')}:")
             o.line(d2 + 1, f"{dist}[{dst}] = {dist}[{cell}] + 1")
             o.line(d2 + 1, f"{ch} = True")
         py_faces(o, depth + 2, p, cell, inner)
+        if skip == "nest":
+            depth -= 1
         o.line(depth, f"return {dist}[{goal}]")
 
 
@@ -510,7 +523,8 @@ def py_flatten(o, depth, p):
         o.line(depth, f"for {nm['lab']} in range(1, {n} * {n} + 1):")
         o.line(depth + 1, f"{nm['r']} = ({nm['lab']} - 1) // {n}")
         o.line(depth + 1, f"{nm['c']} = ({nm['lab']} - 1) % {n}")
-        o.line(depth + 1, f"if {nm['r']} % 2:")
+        odd = {"mod": f"{nm['r']} % 2", "and": f"{nm['r']} & 1", "flag": f"{nm['r']} % 2 == 1"}[p.s["flat_parity"]]
+        o.line(depth + 1, f"if {odd}:")
         o.line(depth + 2, f"{nm['c']} = {n} - 1 - {nm['c']}")
         o.line(depth + 1, f"{cells}.append({b}[{n} - 1 - {nm['r']}][{nm['c']}])")
 
@@ -691,7 +705,7 @@ def cpp_search(o, depth, p):
     if algo in ("deque", "pop0", "head", "relax"):
         inits.append(f"{vi} {dist}({p.count}, -1);")
     if algo in ("deque", "pop0"):
-        inits.append(f"{cpp_t(look, 'queue')}<int> {q};")
+        inits.append(f"{cpp_t(look, s['cppq'])}<int> {q};")
     elif algo == "head":
         inits.append(f"{vi} {q};")
     elif algo == "pairs":
@@ -703,6 +717,8 @@ def cpp_search(o, depth, p):
         inits.append(f"int {nm['ans']} = 0;")
     if algo == "head":
         inits.append(f"size_t {nm['head']} = 0;")
+    dq = s["cppq"] == "deque" and algo in ("deque", "pop0")
+    push = "push_back" if dq or algo == "head" else "push"
     rng = random.Random(look.order)
     rest = inits[1:]
     rng.shuffle(rest)
@@ -711,7 +727,7 @@ def cpp_search(o, depth, p):
     if algo in ("deque", "pop0", "head", "relax"):
         o.line(depth, f"{dist}[{p.start}] = 0;")
     if algo in ("deque", "pop0", "head"):
-        o.line(depth, f"{q}.push{'_back' if algo == 'head' else ''}({p.start});")
+        o.line(depth, f"{q}.{push}({p.start});")
     elif algo == "pairs":
         o.line(depth, f"{q}.push({{{p.start}, 0}});")
         o.line(depth, f"{seen}[{p.start}] = true;")
@@ -748,7 +764,7 @@ def cpp_search(o, depth, p):
                     "len_ne": cmp(look, f"{q}.size()", "!=", "0")}[s["empty"]]
             open_brace(o, depth, f"while ({test})")
             o.line(depth + 1, f"int {cell} = {q}.front();")
-            o.line(depth + 1, f"{q}.pop();")
+            o.line(depth + 1, f"{q}.{'pop_front' if dq else 'pop'}();")
         base = f"{dist}[{cell}]"
         if s["cur_var"] and not look.split and algo != "pairs":
             o.line(depth + 1, f"int {nm['ans']} = {base};")
@@ -757,7 +773,7 @@ def cpp_search(o, depth, p):
             ret = nm["ans"] if algo == "pairs" else f"{dist}[{cell}]"
             o.line(depth + 1, f"if ({cmp(look, cell, '==', goal)}) return {ret};")
         o.comment(depth + 1)
-        push_fn = "push_back" if algo == "head" else "push"
+        push_fn = push
         if look.split and algo != "pairs":
             args = f"{cell}, {dist}, {q}" + (f", {nm['move']}" if p.kind == "mt" else "")
             if p.kind == "lc" and s["read"] != "flat":
@@ -799,15 +815,25 @@ def cpp_search(o, depth, p):
         open_brace(o, depth, f"while ({ch})")
         o.line(depth + 1, f"{ch} = false;")
         open_brace(o, depth + 1, f"for (int {cell} = {p.start}; {cmp(look, cell, '<', goal)}; {cell}++)")
-        o.line(depth + 2, f"if ({cmp(look, f'{dist}[{cell}]', '==', '-1')}) continue;")
+        skip = s["relax_skip"]
+        if skip == "continue":
+            o.line(depth + 2, f"if ({cmp(look, f'{dist}[{cell}]', '==', '-1')}) continue;")
+        elif skip == "nest":
+            open_brace(o, depth + 2, f"if ({cmp(look, f'{dist}[{cell}]', '!=', '-1')})")
 
         def inner(d2):
+            if skip == "none":
+                o.line(d2, f"if ({dist}[{cell}] == -1) continue;")
             cpp_land(o, d2, p, nxt, dst)
             open_brace(o, d2, f"if ({dist}[{dst}] == -1 || {cmp(look, f'{dist}[{cell}] + 1', '<', f'{dist}[{dst}]')})")
             o.line(d2 + 1, f"{dist}[{dst}] = {dist}[{cell}] + 1;")
             o.line(d2 + 1, f"{ch} = true;")
             close_brace(o, d2)
-        cpp_faces(o, depth + 2, p, cell, inner)
+        if skip == "nest":
+            cpp_faces(o, depth + 3, p, cell, inner)
+            close_brace(o, depth + 2)
+        else:
+            cpp_faces(o, depth + 2, p, cell, inner)
         close_brace(o, depth + 1)
         close_brace(o, depth)
         o.line(depth, f"return {dist}[{goal}];")
@@ -818,7 +844,8 @@ def cpp_helper_split(o, p, depth):
     q, dist, cell, nxt, goal = nm["q"], nm["dist"], nm["cell"], nm["nxt"], nm["goal"]
     dst = nm["nxt"] + "_end" if s["jump"] == "override" else "dest_" + nm["nxt"]
     vi = "vi" if look.alias else f"{cpp_t(look, 'vector')}<int>"
-    qt = vi if s["algo"] == "head" else f"{cpp_t(look, 'queue')}<int>"
+    dq = s["cppq"] == "deque" and s["algo"] in ("deque", "pop0")
+    qt = vi if s["algo"] == "head" else f"{cpp_t(look, s['cppq'])}<int>"
     params = f"int {cell}, {vi}& {dist}, {qt}& {q}"
     if p.kind == "mt":
         params += f", int {nm['move']}[]"
@@ -842,7 +869,7 @@ def cpp_helper_split(o, p, depth):
         o.line(d2 + 1, f"{dist}[{dst}] = {dist}[{cell}] + 1;")
         if s["goal"] == "enqueue":
             o.line(d2 + 1, f"if ({cmp(look, dst, '==', goal)}) return {dist}[{dst}];")
-        o.line(d2 + 1, f"{q}.{'push_back' if s['algo'] == 'head' else 'push'}({dst});")
+        o.line(d2 + 1, f"{q}.{'push_back' if s['algo'] == 'head' or dq else 'push'}({dst});")
         close_brace(o, d2)
     cpp_faces(o, depth + 1, p, cell, inner)
     o.line(depth + 1, "return -1;")
@@ -872,7 +899,8 @@ def cpp_flatten(o, depth, p):
         open_brace(o, depth, f"for (int {nm['lab']} = 1; {cmp(look, nm['lab'], '<=', f'{n} * {n}')}; {nm['lab']}++)")
         o.line(depth + 1, f"int {nm['r']} = ({nm['lab']} - 1) / {n};")
         o.line(depth + 1, f"int {nm['c']} = ({nm['lab']} - 1) % {n};")
-        o.line(depth + 1, f"if ({nm['r']} % 2) {nm['c']} = {n} - 1 - {nm['c']};")
+        odd = {"mod": f"{nm['r']} % 2", "and": f"{nm['r']} & 1", "flag": f"{nm['r']} % 2 == 1"}[p.s["flat_parity"]]
+        o.line(depth + 1, f"if ({odd}) {nm['c']} = {n} - 1 - {nm['c']};")
         o.line(depth + 1, f"{cells}.push_back({b}[{n} - 1 - {nm['r']}][{nm['c']}]);")
         close_brace(o, depth)
     else:
@@ -894,6 +922,7 @@ def cpp(kind, s, look):
     p = Problem(kind, s, look)
     if kind == "mt":
         o.line(0, "#include <queue>")
+        o.line(0, "#include <deque>")
         o.line(0, "#include <vector>")
         o.line(0, "#include <algorithm>")
     if not look.std:

@@ -190,20 +190,37 @@ fn method_as_function(mut m: Node, receivers: &HashSet<u64>) -> Node {
 
 // ----------------------------------------------------------- expressions
 
-/// `a > b` as `b < a`, `a >= b` as `b <= a`.
+/// `a > b` as `b < a`, `a >= b` as `b <= a`; on integers, `a < b + 1`
+/// as `a <= b` and `a <= b - 1` as `a < b` (a range's bound written both
+/// ways).
 fn flip_comparison(n: &mut Node) {
     if n.kind != Kind::Cmp || n.children.len() != 2 {
         return;
     }
-    let flipped = if n.label == h(">") {
-        h("<")
+    if n.label == h(">") {
+        n.label = h("<");
+        n.children.swap(0, 1);
     } else if n.label == h(">=") {
-        h("<=")
-    } else {
-        return;
-    };
-    n.label = flipped;
-    n.children.swap(0, 1);
+        n.label = h("<=");
+        n.children.swap(0, 1);
+    }
+    let one = |x: &Node| x.kind == Kind::Num && x.label == h("1");
+    for (from, op, to) in [("<", "+", "<="), ("<=", "-", "<")] {
+        if n.label != h(from) {
+            continue;
+        }
+        let right = &n.children[1];
+        if right.kind == Kind::BinOp
+            && right.label == h(op)
+            && right.children.len() == 2
+            && one(&right.children[1])
+        {
+            let bound = right.children[0].clone();
+            n.children[1] = bound;
+            n.label = h(to);
+            return;
+        }
+    }
 }
 
 /// The negation of `test`, pushed inward where a comparison or `not` can

@@ -5,7 +5,9 @@
 //! files) weighs `ln((N + 1) / df)`: what every solution of the problem
 //! holds weighs almost nothing, what only two hold weighs most. A pair's
 //! score is the weight the two share over the geometric mean of their own
-//! weights, in [0, 1] (1 when their fingerprint sets are equal).
+//! weights, in [0, 1] (1 when their fingerprint sets are equal); a file's
+//! own weight leaves out what no other owner holds (see
+//! [`Weights::norm_weight`]).
 //!
 //! Candidates come from an inverted index, fingerprint to files: only
 //! pairs that share a fingerprint held by at most `cap` owners are scored,
@@ -47,6 +49,17 @@ impl Weights {
     pub(crate) fn weight(&self, hash: u64) -> f64 {
         let df = f64::from(self.df.get(&hash).copied().unwrap_or(1).max(1));
         ((self.owners + 1.0) / df).ln()
+    }
+
+    /// A fingerprint's weight in its file's own total: one no other owner
+    /// holds counts nothing. Every subtree above an edit is new, and only
+    /// its file holds it; counting those would let a few edits (or the
+    /// ancestors of code a student added) outweigh everything shared.
+    fn norm_weight(&self, hash: u64) -> f64 {
+        if self.holders(hash) <= 1 {
+            return 0.0;
+        }
+        self.weight(hash)
     }
 
     /// How many owners hold `hash`.
@@ -100,7 +113,7 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
     let norms: Vec<f64> = entries
         .iter()
         .map(|e| match weights.get(&e.group) {
-            Some(w) => e.set.iter().map(|&h| w.weight(h)).sum(),
+            Some(w) => e.set.iter().map(|&h| w.norm_weight(h)).sum(),
             None => 0.0,
         })
         .collect();

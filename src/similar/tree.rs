@@ -172,6 +172,7 @@ pub(crate) fn parse(source: &str, language: Language) -> Result<Tree, ParseError
         errors: 0,
         first_error_line: None,
         depth: 0,
+        in_body: 0,
     };
     let root = c.one(parsed.root_node());
     if parsed.root_node().has_error() {
@@ -226,6 +227,9 @@ struct Converter<'s> {
     errors: usize,
     first_error_line: Option<usize>,
     depth: usize,
+    /// How many function bodies the conversion is inside: there,
+    /// `vector<int> v(n, 0);` declares a variable, not a function.
+    in_body: usize,
 }
 
 fn span(n: TsNode<'_>) -> (u32, u32) {
@@ -1214,7 +1218,9 @@ impl Converter<'_> {
                     },
                     None => leaf(Kind::Params, 0, n),
                 };
+                self.in_body += 1;
                 let body = self.cpp_block(self.field(n, "body"), n);
+                self.in_body -= 1;
                 one(with(Kind::Func, 0, vec![params, body], n))
             }
             "type_descriptor" => match self.field(n, "type") {
@@ -1349,7 +1355,9 @@ impl Converter<'_> {
             Some(p) => self.cpp_params(p),
             None => leaf(Kind::Params, 0, n),
         };
+        self.in_body += 1;
         let body = self.cpp_block(self.field(n, "body"), n);
+        self.in_body -= 1;
         with(Kind::Func, label, vec![params, body], n)
     }
 
@@ -1378,6 +1386,35 @@ impl Converter<'_> {
         }
         for d in declarators {
             if d.kind() == "function_declarator" {
+                // In a body, `vector<int> dist(n, -1);` is parsed as a
+                // function's declaration (C++'s most vexing parse): it is
+                // a variable built from those arguments.
+                if self.in_body > 0
+                    && let Some(name) = self
+                        .field(d, "declarator")
+                        .and_then(|x| self.declared_name(x))
+                {
+                    let type_node = match ty {
+                        Some(t) => self.one(t),
+                        None => leaf(Kind::Other(0), 0, n),
+                    };
+                    let name = self.name(name);
+                    self.locals.insert(name.label);
+                    let mut args = vec![type_node.clone()];
+                    if let Some(list) = self.field(d, "parameters") {
+                        for param in self.named(list) {
+                            // `n` parsed as a parameter's type: the name `n`.
+                            match (self.field(param, "type"), self.field(param, "declarator")) {
+                                (Some(t), None) => args.extend(self.conv(t)),
+                                _ => args.extend(self.conv(param)),
+                            }
+                        }
+                    }
+                    let call = with(Kind::Call, 0, args, d);
+                    let (s0, _) = span(n);
+                    let (_, e) = span(d);
+                    out.push(Node::new(Kind::Decl, 0, vec![type_node, name, call], s0, e));
+                }
                 continue;
             }
             let (name_node, value) = if d.kind() == "init_declarator" {
