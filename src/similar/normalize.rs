@@ -925,13 +925,25 @@ fn inline_in(n: &mut Node, table: &HashMap<u64, Inlinable>, done: &mut HashSet<u
     // or an assigned value takes the function's statements.
     if matches!(n.kind, Kind::Module | Kind::Block) {
         let old = std::mem::take(&mut n.children);
-        for stmt in old {
+        let mut stmts = old.into_iter().peekable();
+        while let Some(stmt) = stmts.next() {
             match statement_call(&stmt, table) {
                 Some((label, f, form)) if f.expression.is_none() => {
                     let call = call_of(&stmt, &form);
                     let args = call.children.get(1..).unwrap_or(&[]);
                     let body = substituted(&f.body, &f.params, args);
-                    n.children.extend(returns_as(body.children, &stmt, &form));
+                    // `x = f(); if x != -1: return x`: the function's
+                    // returns but the sentinel's are the caller's.
+                    let sentinel = match (form, stmts.peek()) {
+                        (Form::Value(_), Some(next)) => passes_on(&stmt, next),
+                        _ => None,
+                    };
+                    if let Some(sentinel) = sentinel {
+                        stmts.next();
+                        n.children.extend(returns_passed_on(body.children, &sentinel));
+                    } else {
+                        n.children.extend(returns_as(body.children, &stmt, &form));
+                    }
                     done.insert(label);
                 }
                 _ => n.children.push(stmt),
@@ -981,6 +993,57 @@ fn call_of<'s>(stmt: &'s Node, form: &Form) -> &'s Node {
     match form {
         Form::Statement | Form::Return => &stmt.children[0],
         Form::Value(i) => &stmt.children[*i],
+    }
+}
+
+/// The sentinel `v` when `next` is `if x != v: return x` (either side of
+/// the comparison) for the variable `x` that `stmt` assigns.
+fn passes_on(stmt: &Node, next: &Node) -> Option<Node> {
+    let x = assigned_name(stmt)?;
+    if next.kind != Kind::If || next.children.len() != 2 {
+        return None;
+    }
+    let (test, then) = (&next.children[0], &next.children[1]);
+    let is_x = |n: &Node| n.kind == Kind::Name && n.label == x;
+    if test.kind != Kind::Cmp || test.label != h("!=") || test.children.len() != 2 {
+        return None;
+    }
+    let sentinel = match (&test.children[0], &test.children[1]) {
+        (a, b) if is_x(a) && matches!(b.kind, Kind::Num | Kind::Bool | Kind::Other(_)) => b,
+        (a, b) if is_x(b) && matches!(a.kind, Kind::Num | Kind::Bool | Kind::Other(_)) => a,
+        _ => return None,
+    };
+    let returns_x = matches!(then.children.as_slice(),
+        [r] if r.kind == Kind::Return && r.children.len() == 1 && is_x(&r.children[0]));
+    returns_x.then(|| sentinel.clone())
+}
+
+/// The inlined statements of `x = f(); if x != v: return x`: `return v`
+/// goes on after the call (it is dropped), any other return is the
+/// caller's.
+fn returns_passed_on(body: Vec<Node>, sentinel: &Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    for mut s in body {
+        if s.kind == Kind::Return && s.children.len() == 1 && same_shape(&s.children[0], sentinel) {
+            continue;
+        }
+        drop_sentinel_returns(&mut s, sentinel);
+        out.push(s);
+    }
+    out
+}
+
+fn drop_sentinel_returns(n: &mut Node, sentinel: &Node) {
+    if n.kind == Kind::Func {
+        return;
+    }
+    if matches!(n.kind, Kind::Block) {
+        n.children.retain(|s| {
+            !(s.kind == Kind::Return && s.children.len() == 1 && same_shape(&s.children[0], sentinel))
+        });
+    }
+    for c in &mut n.children {
+        drop_sentinel_returns(c, sentinel);
     }
 }
 
