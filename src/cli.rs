@@ -450,8 +450,8 @@ pub(crate) struct SimilarArgs {
     /// Pairs listed by `--format table` and `html` besides the flagged ones, from the best down (default 10).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
-    /// Pairs scoring below this number from 0 to 1 are left out of every format (default 0.05); pairs that share nothing rare are never scored.
-    #[arg(long, value_name = "SCORE", default_value_t = 0.05, value_parser = unit_interval)]
+    /// Pairs scoring below this number from 0 to 1 are left out of every format (default 0.2, far below any threshold); pairs that share nothing rare are never scored.
+    #[arg(long, value_name = "SCORE", default_value_t = 0.2, value_parser = unit_interval)]
     pub min_score: f64,
     /// Files parsed at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores).
     #[arg(long, short = 'j', env = "SALGRADE_JOBS",

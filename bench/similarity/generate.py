@@ -1031,11 +1031,15 @@ def main():
     ap.add_argument("--originals", type=int, default=60)
     ap.add_argument("--copies", type=int, default=6, help="copies per level per set")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sets", help="only these sets, comma-separated (min-throws-py,...)")
     args = ap.parse_args()
+    wanted = set(args.sets.split(",")) if args.sets else None
     truth = {}
     for kind in ("mt", "lc"):
         for lang in ("py", "cpp"):
             name = f"{'min-throws' if kind == 'mt' else 'leetcode909'}-{lang}"
+            if wanted is not None and name not in wanted:
+                continue
             rng = random.Random(f"{args.seed}-{name}")
             folder = os.path.join(args.out, name)
             os.makedirs(folder, exist_ok=True)

@@ -457,7 +457,7 @@ fn report_of(
             flagged,
             file_a: da.source.shown.clone(),
             file_b: db.source.shown.clone(),
-            longest_fragment: f.longest.as_ref().map(lines),
+            longest_fragment: a.longest(f.a, f.b).as_ref().map(lines),
             side_by_side,
         });
     }

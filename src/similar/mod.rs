@@ -53,6 +53,8 @@ pub(crate) struct Document {
     pub first_error_line: Option<usize>,
     /// Byte offset of the start of each line.
     line_starts: Vec<usize>,
+    /// For each fingerprint, its first occurrence's index in `prints`.
+    first: HashMap<u64, usize>,
 }
 
 impl Document {
@@ -103,8 +105,6 @@ pub(crate) struct Finding {
     pub a: usize,
     pub b: usize,
     pub score: f64,
-    /// The longest fragment the two share that is rare in the cohort.
-    pub longest: Option<Fragment>,
 }
 
 /// The comparison of a cohort.
@@ -143,9 +143,14 @@ fn prepare(source: Source, entry: &HashSet<u64>) -> Document {
         }
         Err(_) => (Vec::new(), 1, Some(1)),
     };
+    let mut first = HashMap::with_capacity(prints.len());
+    for (i, p) in prints.iter().enumerate().rev() {
+        first.insert(p.hash, i);
+    }
     Document {
         source,
         owner: 0,
+        first,
         prints,
         set: Vec::new(),
         errors,
@@ -174,10 +179,9 @@ fn prepare_all(sources: Vec<Source>, entry: &HashSet<u64>, threads: usize) -> Ve
                         }
                     }
                 });
-            match handle {
-                Ok(h) => handles.push(h),
-                // No thread to be had: this chunk is done on this one.
-                Err(_) => {}
+            // No thread to be had: the chunk is done on this one, below.
+            if let Ok(h) = handle {
+                handles.push(h);
             }
         }
         for h in handles {
@@ -287,7 +291,6 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
             a: s.a,
             b: s.b,
             score: s.score,
-            longest: None,
         })
         .collect();
     findings.sort_by(|x, y| {
@@ -301,17 +304,19 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
             name(x).cmp(&name(y))
         })
     });
-    for f in &mut findings {
-        f.longest = analysis.fragments(f.a, f.b).into_iter().max_by_key(|g| {
-            // The longest; the earliest among equals.
-            (g.lines(), std::cmp::Reverse(g.a.0))
-        });
-    }
     analysis.findings = findings;
     analysis
 }
 
 impl Analysis {
+    /// The longest fragment documents `a` and `b` share that is rare in the
+    /// cohort (the earliest in `a` among equals).
+    pub(crate) fn longest(&self, a: usize, b: usize) -> Option<Fragment> {
+        self.fragments(a, b)
+            .into_iter()
+            .max_by_key(|g| (g.lines(), std::cmp::Reverse(g.a.0)))
+    }
+
     pub(crate) fn owner_name(&self, doc: usize) -> &str {
         &self.owners[self.documents[doc].owner].0
     }
@@ -325,13 +330,12 @@ impl Analysis {
             return Vec::new();
         };
         let rare_limit = (w.owners() / 10).max(2) as u32;
-        let in_b: HashMap<u64, &Print> = db.prints.iter().rev().map(|p| (p.hash, p)).collect();
-        let set_b: HashSet<u64> = db.set.iter().copied().collect();
         let mut shared: Vec<(&Print, &Print)> = da
             .prints
             .iter()
-            .filter(|p| p.size >= 6 && set_b.contains(&p.hash) && w.holders(p.hash) <= rare_limit)
-            .filter_map(|p| in_b.get(&p.hash).map(|q| (p, *q)))
+            .filter(|p| p.size >= 6 && w.holders(p.hash) <= rare_limit)
+            .filter(|p| db.set.binary_search(&p.hash).is_ok())
+            .filter_map(|p| db.first.get(&p.hash).map(|&i| (p, &db.prints[i])))
             .collect();
         // Largest first, so that a subtree inside a kept one is skipped.
         shared.sort_by_key(|(p, _)| (std::cmp::Reverse(p.end - p.start), p.start));

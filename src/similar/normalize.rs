@@ -623,8 +623,8 @@ fn remove_unused_definitions(root: &mut Node, entry: &HashSet<u64>) -> bool {
             if dead.contains(&d) {
                 continue;
             }
-            // SAFETY-free: `d` points into `root`, which is not modified
-            // until the loop ends.
+            // `root` is not changed until the loop ends, so every
+            // definition found above is still where it was.
             let def = deref(root, d);
             let Some(def) = def else { continue };
             if def.label == 0 || entry.contains(&def.label) {
@@ -940,7 +940,8 @@ fn inline_in(n: &mut Node, table: &HashMap<u64, Inlinable>, done: &mut HashSet<u
                     };
                     if let Some(sentinel) = sentinel {
                         stmts.next();
-                        n.children.extend(returns_passed_on(body.children, &sentinel));
+                        n.children
+                            .extend(returns_passed_on(body.children, &sentinel));
                     } else {
                         n.children.extend(returns_as(body.children, &stmt, &form));
                     }
@@ -1039,7 +1040,9 @@ fn drop_sentinel_returns(n: &mut Node, sentinel: &Node) {
     }
     if matches!(n.kind, Kind::Block) {
         n.children.retain(|s| {
-            !(s.kind == Kind::Return && s.children.len() == 1 && same_shape(&s.children[0], sentinel))
+            !(s.kind == Kind::Return
+                && s.children.len() == 1
+                && same_shape(&s.children[0], sentinel))
         });
     }
     for c in &mut n.children {

@@ -20,7 +20,13 @@
 use std::collections::HashMap;
 
 /// The most (fingerprint, pair) steps spent listing candidate pairs.
-pub(crate) const PAIR_BUDGET: usize = 40_000_000;
+pub(crate) const PAIR_BUDGET: usize = 6_000_000;
+
+/// A pair whose rare fingerprints make at least this share of its weight
+/// gets its exact score (a merge of both fingerprint sets); below it, the
+/// rare share is its score (a lower bound, and these pairs are far below
+/// any threshold).
+const SCORED_SHARE: f64 = 0.1;
 
 /// One file as scoring sees it: who owns it, whether the owner is in the
 /// archive, its language group, and its fingerprint set (sorted, unique).
@@ -110,6 +116,7 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
         }
     }
     let cap = rarity_cap(postings.values().map(Vec::len));
+    let all_listed = postings.values().all(|l| l.len() <= cap);
     let norms: Vec<f64> = entries
         .iter()
         .map(|e| match weights.get(&e.group) {
@@ -117,32 +124,52 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
             None => 0.0,
         })
         .collect();
-    let mut candidates: HashMap<(u32, u32), ()> = HashMap::new();
-    for list in postings.values() {
+    // The weight each candidate pair shares in rare fingerprints: a lower
+    // bound of what it shares in all.
+    let mut rare: HashMap<u64, f64> = HashMap::new();
+    for ((group, hash), list) in &postings {
         if list.len() < 2 || list.len() > cap {
             continue;
         }
+        let Some(w) = weights.get(group) else {
+            continue;
+        };
+        let weight = w.weight(*hash);
         for (i, &a) in list.iter().enumerate() {
             for &b in &list[i + 1..] {
                 let (ea, eb) = (&entries[a as usize], &entries[b as usize]);
                 if ea.owner == eb.owner || (ea.archive && eb.archive) {
                     continue;
                 }
-                candidates.insert((a, b), ());
+                *rare.entry((u64::from(a) << 32) | u64::from(b)).or_default() += weight;
             }
         }
     }
-    let mut out: Vec<Scored> = candidates
-        .into_keys()
-        .filter_map(|(a, b)| {
-            let (ea, eb) = (&entries[a as usize], &entries[b as usize]);
+    let mut out: Vec<Scored> = rare
+        .into_iter()
+        .filter_map(|(key, rare_shared)| {
+            let (a, b) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
+            let (ea, eb) = (&entries[a], &entries[b]);
             let w = weights.get(&ea.group)?;
-            let shared = shared_weight(ea.set, eb.set, w);
-            let norm = (norms[a as usize] * norms[b as usize]).sqrt();
-            (norm > 0.0).then(|| Scored {
-                a: a as usize,
-                b: b as usize,
-                score: (shared / norm).clamp(0.0, 1.0),
+            let norm = (norms[a] * norms[b]).sqrt();
+            if norm <= 0.0 {
+                return None;
+            }
+            // What the pair shares beyond its rare fingerprints is made of
+            // fingerprints each held by more than `cap` owners, light by
+            // construction; a pair whose rare share is a small part of its
+            // weight is not merged in full.
+            // When every fingerprint was listed (a cohort of up to a few
+            // hundred), the sum is already exact.
+            let score = if !all_listed && rare_shared >= SCORED_SHARE * norm {
+                shared_weight(ea.set, eb.set, w) / norm
+            } else {
+                rare_shared / norm
+            };
+            Some(Scored {
+                a,
+                b,
+                score: score.clamp(0.0, 1.0),
             })
         })
         .collect();

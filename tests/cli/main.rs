@@ -26,6 +26,7 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
+mod similar;
 mod state;
 
 use std::path::{Path, PathBuf};
