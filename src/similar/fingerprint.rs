@@ -127,10 +127,19 @@ impl Hasher<'_> {
     /// The hash and size of `n`; records a fingerprint for each subtree
     /// when `record`.
     fn hash(&mut self, n: &Node, record: bool) -> (u64, usize) {
+        self.hash_spanned(n, record).0
+    }
+
+    /// The hash and size of `n`, and the bytes its subtree covers (an
+    /// inlined function's body lies elsewhere in the file than its call).
+    fn hash_spanned(&mut self, n: &Node, record: bool) -> ((u64, usize), (u32, u32)) {
         let mut size = 1;
+        let (mut start, mut end) = (n.start, n.end);
         let mut parts: Vec<u64> = Vec::with_capacity(n.children.len());
         for c in &n.children {
-            let (ch, cs) = self.hash(c, record);
+            let ((ch, cs), (cstart, cend)) = self.hash_spanned(c, record);
+            start = start.min(cstart);
+            end = end.max(cend);
             size += cs;
             // `a and (b and c)` is `a and b and c`.
             if matches!(n.kind, Kind::And | Kind::Or) && c.kind == n.kind {
@@ -160,11 +169,11 @@ impl Hasher<'_> {
             self.prints.push(Print {
                 hash,
                 size: u32::try_from(size).unwrap_or(u32::MAX),
-                start: n.start,
-                end: n.end,
+                start,
+                end,
             });
         }
-        (hash, size)
+        ((hash, size), (start, end))
     }
 
     fn and_or_parts(&mut self, n: &Node) -> Vec<u64> {

@@ -379,12 +379,10 @@ impl Converter<'_> {
             return self.text(op).to_owned();
         }
         let mut cursor = n.walk();
-        let op = n
-            .children(&mut cursor)
+        n.children(&mut cursor)
             .find(|c| !c.is_named())
             .map(|c| self.text(c).to_owned())
-            .unwrap_or_default();
-        op
+            .unwrap_or_default()
     }
 
     /// Records every name bound by an assignment target.
@@ -1310,10 +1308,8 @@ impl Converter<'_> {
                     return self.declared_name(inner);
                 }
                 let mut cursor = d.walk();
-                let found = d
-                    .named_children(&mut cursor)
-                    .find_map(|c| self.declared_name(c));
-                found
+                d.named_children(&mut cursor)
+                    .find_map(|c| self.declared_name(c))
             }
         }
     }
