@@ -6,8 +6,10 @@
 //! holds weighs almost nothing, what only two hold weighs most. A pair's
 //! score is the weight the two share over the geometric mean of their own
 //! weights, in [0, 1] (1 when their fingerprint sets are equal); a file's
-//! own weight leaves out what no other owner holds (see
-//! [`Weights::norm_weight`]).
+//! own weight leaves out what no other owner holds: every subtree above an
+//! edit is new and held by its file alone, and counting those would let a
+//! few edits (or the ancestors of code a student added) outweigh
+//! everything shared.
 //!
 //! Candidates come from an inverted index, fingerprint to files: only
 //! pairs that share a fingerprint held by at most `cap` owners are scored,
@@ -47,7 +49,7 @@ pub(crate) struct Scored {
 
 /// The weights of one language group's fingerprints.
 pub(crate) struct Weights {
-    df: HashMap<u64, u32>,
+    df: HashMap<u64, u32, Mixed>,
     owners: f64,
 }
 
@@ -55,17 +57,6 @@ impl Weights {
     pub(crate) fn weight(&self, hash: u64) -> f64 {
         let df = f64::from(self.df.get(&hash).copied().unwrap_or(1).max(1));
         ((self.owners + 1.0) / df).ln()
-    }
-
-    /// A fingerprint's weight in its file's own total: one no other owner
-    /// holds counts nothing. Every subtree above an edit is new, and only
-    /// its file holds it; counting those would let a few edits (or the
-    /// ancestors of code a student added) outweigh everything shared.
-    fn norm_weight(&self, hash: u64) -> f64 {
-        if self.holders(hash) <= 1 {
-            return 0.0;
-        }
-        self.weight(hash)
     }
 
     /// How many owners hold `hash`.
@@ -81,12 +72,12 @@ impl Weights {
 /// Each group's weights: document frequency counted once per owner.
 pub(crate) fn weights(entries: &[Entry<'_>]) -> HashMap<u8, Weights> {
     let mut out: HashMap<u8, Weights> = HashMap::new();
-    let mut seen: HashMap<(u8, u64), usize> = HashMap::new();
+    let mut seen: HashMap<(u8, u64), usize, Mixed> = HashMap::default();
     let mut owners: HashMap<u8, std::collections::HashSet<usize>> = HashMap::new();
     for e in entries {
         owners.entry(e.group).or_default().insert(e.owner);
         let w = out.entry(e.group).or_insert_with(|| Weights {
-            df: HashMap::new(),
+            df: HashMap::default(),
             owners: 0.0,
         });
         for &h in e.set {
@@ -104,9 +95,33 @@ pub(crate) fn weights(entries: &[Entry<'_>]) -> HashMap<u8, Weights> {
     out
 }
 
+/// A hasher for keys that are already well-mixed 64-bit hashes (a
+/// multiply spreads any that are not): SipHash was a fifth of the time.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(29) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+pub(crate) type Mixed = std::hash::BuildHasherDefault<MixHasher>;
+
 /// Every candidate pair's score.
 pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>) -> Vec<Scored> {
-    let mut postings: HashMap<(u8, u64), Vec<u32>> = HashMap::new();
+    let mut postings: HashMap<(u8, u64), Vec<u32>, Mixed> = HashMap::default();
     for (i, e) in entries.iter().enumerate() {
         for &h in e.set {
             postings
@@ -117,62 +132,78 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
     }
     let cap = rarity_cap(postings.values().map(Vec::len));
     let all_listed = postings.values().all(|l| l.len() <= cap);
-    let norms: Vec<f64> = entries
+    // Each file's fingerprints' weights, beside its sorted set.
+    let weighed: Vec<Vec<f64>> = entries
         .iter()
         .map(|e| match weights.get(&e.group) {
-            Some(w) => e.set.iter().map(|&h| w.norm_weight(h)).sum(),
+            Some(w) => e.set.iter().map(|&h| w.weight(h)).collect(),
+            None => vec![0.0; e.set.len()],
+        })
+        .collect();
+    let norms: Vec<f64> = entries
+        .iter()
+        .zip(&weighed)
+        .map(|(e, ws)| match weights.get(&e.group) {
+            Some(w) => e
+                .set
+                .iter()
+                .zip(ws)
+                .filter(|(h, _)| w.holders(**h) > 1)
+                .map(|(_, x)| x)
+                .sum(),
             None => 0.0,
         })
         .collect();
-    // The weight each candidate pair shares in rare fingerprints: a lower
-    // bound of what it shares in all.
-    let mut rare: HashMap<u64, f64> = HashMap::new();
-    for ((group, hash), list) in &postings {
-        if list.len() < 2 || list.len() > cap {
-            continue;
-        }
-        let Some(w) = weights.get(group) else {
-            continue;
-        };
-        let weight = w.weight(*hash);
-        for (i, &a) in list.iter().enumerate() {
-            for &b in &list[i + 1..] {
-                let (ea, eb) = (&entries[a as usize], &entries[b as usize]);
+    // For each file `a`, the weight it shares in rare fingerprints with
+    // each later file `b`, summed in one dense row: a lower bound of what
+    // the pair shares in all.
+    let mut row = vec![0.0f64; entries.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut out = Vec::new();
+    for (a, ea) in entries.iter().enumerate() {
+        for (&h, &weight) in ea.set.iter().zip(&weighed[a]) {
+            let Some(list) = postings.get(&(ea.group, h)) else {
+                continue;
+            };
+            if list.len() < 2 || list.len() > cap {
+                continue;
+            }
+            let after = list.partition_point(|&x| (x as usize) <= a);
+            for &b in &list[after..] {
+                let eb = &entries[b as usize];
                 if ea.owner == eb.owner || (ea.archive && eb.archive) {
                     continue;
                 }
-                *rare.entry((u64::from(a) << 32) | u64::from(b)).or_default() += weight;
+                if row[b as usize] == 0.0 {
+                    touched.push(b);
+                }
+                row[b as usize] += weight;
             }
         }
-    }
-    let mut out: Vec<Scored> = rare
-        .into_iter()
-        .filter_map(|(key, rare_shared)| {
-            let (a, b) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
-            let (ea, eb) = (&entries[a], &entries[b]);
-            let w = weights.get(&ea.group)?;
+        for b in touched.drain(..) {
+            let b = b as usize;
+            let rare_shared = std::mem::take(&mut row[b]);
             let norm = (norms[a] * norms[b]).sqrt();
             if norm <= 0.0 {
-                return None;
+                continue;
             }
-            // What the pair shares beyond its rare fingerprints is made of
+            // What a pair shares beyond its rare fingerprints is made of
             // fingerprints each held by more than `cap` owners, light by
             // construction; a pair whose rare share is a small part of its
-            // weight is not merged in full.
-            // When every fingerprint was listed (a cohort of up to a few
-            // hundred), the sum is already exact.
+            // weight is not merged in full. When every fingerprint was
+            // listed (a cohort of up to a few hundred), the sum is exact.
             let score = if !all_listed && rare_shared >= SCORED_SHARE * norm {
-                shared_weight(ea.set, eb.set, w) / norm
+                shared_weight(ea.set, &weighed[a], entries[b].set) / norm
             } else {
                 rare_shared / norm
             };
-            Some(Scored {
+            out.push(Scored {
                 a,
                 b,
                 score: score.clamp(0.0, 1.0),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     out.sort_by(|x, y| {
         y.score
             .total_cmp(&x.score)
@@ -182,15 +213,16 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
     out
 }
 
-/// The weight of the fingerprints two sorted sets share.
-pub(crate) fn shared_weight(a: &[u64], b: &[u64], w: &Weights) -> f64 {
+/// The weight of the fingerprints two sorted sets share (`a`'s weights
+/// beside it).
+pub(crate) fn shared_weight(a: &[u64], weights_a: &[f64], b: &[u64]) -> f64 {
     let (mut i, mut j, mut sum) = (0, 0, 0.0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                sum += w.weight(a[i]);
+                sum += weights_a[i];
                 i += 1;
                 j += 1;
             }
