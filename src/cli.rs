@@ -101,7 +101,7 @@ pub(crate) enum Command {
     Assignments,
     /// Find submissions too alike: pairs of students, and students close to past or public solutions.
     #[command(
-        after_help = "Examples:\n  salgrade similar submissions/\n  salgrade similar submissions/ --against past-cohorts/ --against public/ --format html -o similar.html\n\nNothing is run: files are parsed and compared. Names, literals, comments, layout, statement order, loop forms, negated branches, `std::`, aliases, dead code and split functions are normalised first; see docs/similarity.md. Exits 0 when no pair is flagged, 1 when some pair is, 2 on a usage or setup error."
+        after_help = "Examples:\n  salgrade similar submissions/\n  salgrade similar subs/ --against past/ --against public/ --format html -o similar.html\n\nNothing is run: files are parsed and compared. Names, literals, comments, layout, statement order, loop forms, negated branches, `std::`, aliases, dead code and split functions are normalised first; see docs/similarity.md. Exits 0 when no pair is flagged, 1 when some pair is, 2 on a usage or setup error."
     )]
     Similar(SimilarArgs),
 }
@@ -436,8 +436,9 @@ pub(crate) struct SimilarArgs {
     /// A folder of past cohorts' submissions or public solutions to compare every student with, repeatable; each file in it (searched 8 folders deep) is one archive entry, never compared with another archive file (default: none).
     #[arg(long, value_name = "DIR")]
     pub against: Vec<PathBuf>,
-    #[command(flatten)]
-    pub assignment: AssignmentArg,
+    /// The assignment whose starter code counts for nothing and whose functions are called from outside the file (`salgrade assignments` lists them); default: the one the files' names or definitions point to, else every assignment's.
+    #[arg(long, short = 'a', value_name = "NAME")]
+    pub assignment: Option<String>,
     /// The report format: `table` (default; the ranked pairs), `csv` or `json` (one row per pair), or `html` (the flagged pairs side by side, shared fragments highlighted).
     #[arg(long, value_enum, default_value_t = SimilarFormat::Table)]
     pub format: SimilarFormat,

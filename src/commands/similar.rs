@@ -78,7 +78,7 @@ pub(crate) fn similar(args: SimilarArgs) -> anyhow::Result<u8> {
         notes,
     );
     let bytes = match args.format {
-        SimilarFormat::Table => crate::report::similarity::table(&report, args.top).into_bytes(),
+        SimilarFormat::Table => crate::report::similarity::table(&report).into_bytes(),
         SimilarFormat::Csv => crate::report::similarity::csv(&report)?,
         SimilarFormat::Json => crate::report::similarity::json(&report)?,
         SimilarFormat::Html => crate::report::html::similarity::render(&report).into_bytes(),
@@ -98,7 +98,7 @@ fn course_assignments(
     args: &SimilarArgs,
     root: &Path,
 ) -> anyhow::Result<Vec<&'static dyn Assignment>> {
-    if let Some(name) = &args.assignment.assignment {
+    if let Some(name) = &args.assignment {
         return Ok(vec![assignment::by_id(name)?]);
     }
     discover::check_root(root)?;
@@ -472,5 +472,6 @@ fn report_of(
         threshold,
         pairs,
         notes,
+        top: args.top,
     }
 }

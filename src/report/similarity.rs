@@ -75,6 +75,10 @@ pub(crate) struct Similarity {
     pub threshold: Threshold,
     pub pairs: Vec<PairRow>,
     pub notes: Vec<String>,
+    /// How many pairs the table and the page list besides the flagged ones
+    /// (`--top`).
+    #[serde(skip)]
+    pub top: usize,
 }
 
 impl Similarity {
@@ -95,7 +99,8 @@ fn fragment_text(f: &Option<FragmentLines>) -> String {
 
 /// The ranked table: every flagged pair, then the closest others up to
 /// `rows` in all.
-pub(crate) fn table(report: &Similarity, rows: usize) -> String {
+pub(crate) fn table(report: &Similarity) -> String {
+    let rows = report.top;
     use unicode_width::UnicodeWidthStr;
     let shown: Vec<&PairRow> = report
         .pairs

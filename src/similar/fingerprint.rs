@@ -32,6 +32,9 @@ pub(crate) struct Print {
     pub size: u32,
     pub start: u32,
     pub end: u32,
+    /// How many fingerprints of the subtree's descendants were recorded:
+    /// they are the ones just before this one.
+    pub below: u32,
 }
 
 /// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
@@ -134,6 +137,7 @@ impl Hasher<'_> {
     /// inlined function's body lies elsewhere in the file than its call).
     fn hash_spanned(&mut self, n: &Node, record: bool) -> ((u64, usize), (u32, u32)) {
         let mut size = 1;
+        let first = self.prints.len();
         let (mut start, mut end) = (n.start, n.end);
         let mut parts: Vec<u64> = Vec::with_capacity(n.children.len());
         for c in &n.children {
@@ -171,6 +175,7 @@ impl Hasher<'_> {
                 size: u32::try_from(size).unwrap_or(u32::MAX),
                 start,
                 end,
+                below: u32::try_from(self.prints.len() - first).unwrap_or(u32::MAX),
             });
         }
         ((hash, size), (start, end))

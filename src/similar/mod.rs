@@ -195,6 +195,32 @@ fn prepare_all(sources: Vec<Source>, entry: &HashSet<u64>, threads: usize) -> Ve
         .collect()
 }
 
+/// The fingerprints of `d` that no other owner holds and that hold no
+/// fingerprint another owner does (sorted): code of the file's own, as
+/// opposed to the ancestors of an edit.
+fn novel_prints(d: &Document, w: &Weights) -> Vec<u64> {
+    let shared: Vec<bool> = d
+        .prints
+        .iter()
+        .map(|p| d.set.binary_search(&p.hash).is_ok() && w.holders(p.hash) > 1)
+        .collect();
+    let mut out: Vec<u64> = d
+        .prints
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            let below = *i - (p.below as usize).min(*i);
+            d.set.binary_search(&p.hash).is_ok()
+                && w.holders(p.hash) <= 1
+                && !shared[below..*i].iter().any(|s| *s)
+        })
+        .map(|(_, p)| p.hash)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Compares `sources` (students' files and archive files).
 pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> Analysis {
     let entry: HashSet<u64> = course
@@ -218,6 +244,18 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
         .starter
         .iter()
         .flat_map(|(lang, text)| {
+            // Nothing in the starter calls what it defines (the students'
+            // code does): each of its functions and classes is an entry
+            // point, so none is dropped as unused before it is
+            // fingerprinted.
+            let mut own = entry.clone();
+            if let Ok(t) = tree::parse(text, *lang) {
+                t.root.visit(&mut |n| {
+                    if matches!(n.kind, tree::Kind::Func | tree::Kind::Class) {
+                        own.insert(n.label);
+                    }
+                });
+            }
             let d = prepare(
                 Source {
                     owner: String::new(),
@@ -226,7 +264,7 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
                     language: *lang,
                     text: text.clone(),
                 },
-                &entry,
+                &own,
             );
             d.prints.into_iter().map(move |p| (group_of(*lang), p.hash))
         })
@@ -245,16 +283,37 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
         set.dedup();
         d.set = set;
     }
+    let weights = {
+        let entries: Vec<Entry<'_>> = documents
+            .iter()
+            .map(|d| Entry {
+                owner: d.owner,
+                archive: d.source.archive,
+                group: group_of(d.source.language),
+                set: &d.set,
+                novel: &[],
+            })
+            .collect();
+        score::weights(&entries)
+    };
+    let novel: Vec<Vec<u64>> = documents
+        .iter()
+        .map(|d| match weights.get(&group_of(d.source.language)) {
+            Some(w) => novel_prints(d, w),
+            None => Vec::new(),
+        })
+        .collect();
     let entries: Vec<Entry<'_>> = documents
         .iter()
-        .map(|d| Entry {
+        .zip(&novel)
+        .map(|(d, novel)| Entry {
             owner: d.owner,
             archive: d.source.archive,
             group: group_of(d.source.language),
             set: &d.set,
+            novel,
         })
         .collect();
-    let weights = score::weights(&entries);
     let scored = score::scored_pairs(&entries, &weights);
     drop(entries);
     // The best pair of files for each pair of owners.

@@ -6,10 +6,11 @@
 //! holds weighs almost nothing, what only two hold weighs most. A pair's
 //! score is the weight the two share over the geometric mean of their own
 //! weights, in [0, 1] (1 when their fingerprint sets are equal); a file's
-//! own weight leaves out what no other owner holds: every subtree above an
-//! edit is new and held by its file alone, and counting those would let a
-//! few edits (or the ancestors of code a student added) outweigh
-//! everything shared.
+//! own weight leaves out the subtrees no other owner holds that hold a
+//! shared one: every subtree above an edit is new and held by its file
+//! alone, and counting those would let a few edits outweigh everything
+//! shared. Code of its own (a subtree no other owner holds, nor any part
+//! of it) counts.
 //!
 //! Candidates come from an inverted index, fingerprint to files: only
 //! pairs that share a fingerprint held by at most `cap` owners are scored,
@@ -37,6 +38,9 @@ pub(crate) struct Entry<'d> {
     pub archive: bool,
     pub group: u8,
     pub set: &'d [u64],
+    /// The fingerprints of `set` that only this file holds and that hold
+    /// no shared one: code of its own, not the ancestor of an edit.
+    pub novel: &'d [u64],
 }
 
 /// A scored pair of files (indices into the entries).
@@ -148,7 +152,7 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
                 .set
                 .iter()
                 .zip(ws)
-                .filter(|(h, _)| w.holders(**h) > 1)
+                .filter(|(h, _)| w.holders(**h) > 1 || e.novel.binary_search(h).is_ok())
                 .map(|(_, x)| x)
                 .sum(),
             None => 0.0,
@@ -263,24 +267,28 @@ mod tests {
                 archive: false,
                 group: 0,
                 set: &a,
+                novel: &[],
             },
             Entry {
                 owner: 1,
                 archive: false,
                 group: 0,
                 set: &b,
+                novel: &[],
             },
             Entry {
                 owner: 1,
                 archive: false,
                 group: 0,
                 set: &c,
+                novel: &[],
             },
             Entry {
                 owner: 2,
                 archive: false,
                 group: 0,
                 set: &c,
+                novel: &[],
             },
         ];
         let w = weights(&entries);

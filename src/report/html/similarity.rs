@@ -73,7 +73,7 @@ pub(crate) fn section(out: &mut String, report: &Similarity) {
         .pairs
         .iter()
         .enumerate()
-        .filter(|(i, p)| p.flagged || *i < 20)
+        .filter(|(i, p)| p.flagged || *i < report.top)
         .map(|(_, p)| p)
         .collect();
     if listed.is_empty() {
