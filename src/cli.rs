@@ -99,6 +99,11 @@ pub(crate) enum Command {
     /// List the assignments salgrade grades, with their files, functions and questions.
     #[command(after_help = "Example:\n  salgrade assignments")]
     Assignments,
+    /// Find submissions too alike: pairs of students, and students close to past or public solutions.
+    #[command(
+        after_help = "Examples:\n  salgrade similar submissions/\n  salgrade similar subs/ --against past/ --against public/ --format html -o similar.html\n\nNothing is run: files are parsed and compared. Names, literals, comments, layout, statement order, loop forms, negated branches, `std::`, aliases, dead code and split functions are normalised first; see docs/similarity.md. Exits 0 when no pair is flagged, 1 when some pair is, 2 on a usage or setup error."
+    )]
+    Similar(SimilarArgs),
 }
 
 /// Which assignment a command is about.
@@ -441,4 +446,59 @@ pub(crate) struct InitArgs {
     /// Overwrite an existing file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `--threshold`: a number from 0 to 1.
+fn unit_interval(text: &str) -> Result<f64, String> {
+    let x: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if !(0.0..=1.0).contains(&x) {
+        return Err(format!("must be a number from 0 to 1, not `{text}`"));
+    }
+    Ok(x)
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SimilarArgs {
+    /// The folder of submissions, in any layout `grade` takes (a folder per student, a repository per student, or a file per student); every Python and C++ file of a student's folder is compared, and one student's files (drafts, versions) are never paired with each other.
+    pub submissions: PathBuf,
+    /// A folder of past cohorts' submissions or public solutions to compare every student with, repeatable; each file in it (searched 8 folders deep) is one archive entry, never compared with another archive file (default: none).
+    #[arg(long, value_name = "DIR")]
+    pub against: Vec<PathBuf>,
+    /// The assignment whose starter code counts for nothing and whose functions are called from outside the file (`salgrade assignments` lists them); default: the one the files' names or definitions point to, else every assignment's.
+    #[arg(long, short = 'a', value_name = "NAME")]
+    pub assignment: Option<String>,
+    /// The report format: `table` (default; the ranked pairs), `csv` or `json` (one row per pair), or `html` (the flagged pairs side by side, shared fragments highlighted).
+    #[arg(long, value_enum, default_value_t = SimilarFormat::Table)]
+    pub format: SimilarFormat,
+    /// Write the report here instead of stdout (`-` is stdout).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Flag the pairs scoring above this number from 0 to 1 (default: chosen from the cohort's own scores, as the report says).
+    #[arg(long, value_name = "SCORE", value_parser = unit_interval)]
+    pub threshold: Option<f64>,
+    /// Pairs listed by `--format table` and `html` besides the flagged ones, from the best down (default 10).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Pairs scoring below this number from 0 to 1 are left out of every format (default 0.2, far below any threshold); pairs that share nothing rare are never scored.
+    #[arg(long, value_name = "SCORE", default_value_t = 0.2, value_parser = unit_interval)]
+    pub min_score: f64,
+    /// Files parsed at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores).
+    #[arg(long, short = 'j', env = "SALGRADE_JOBS",
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SimilarFormat {
+    /// The ranked pairs for a terminal.
+    Table,
+    /// One row per pair.
+    Csv,
+    /// The report as one JSON object (see docs/similarity.md).
+    Json,
+    /// One self-contained page: the ranked pairs and each flagged pair side by side.
+    Html,
 }

@@ -34,6 +34,7 @@ mod report;
 mod runner;
 mod secrets;
 mod shown;
+mod similar;
 mod verdict;
 mod words;
 
@@ -69,6 +70,7 @@ pub fn run() -> ExitCode {
         cli::Command::Ref(a) => commands::reference(a),
         cli::Command::Init(a) => commands::init(a),
         cli::Command::Assignments => commands::assignments(),
+        cli::Command::Similar(a) => commands::similar(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -21,6 +21,7 @@ mod outputs;
 mod pool;
 mod reference;
 mod setup;
+mod similar;
 
 pub(crate) use assignments::assignments;
 pub(crate) use check::check;
@@ -31,6 +32,7 @@ pub(crate) use init::init;
 pub(crate) use lint::lint;
 pub(crate) use merge::merge;
 pub(crate) use reference::reference;
+pub(crate) use similar::similar;
 
 /// Exit code: every submission got full marks (or the command succeeded).
 pub(crate) const SUCCESS: u8 = 0;

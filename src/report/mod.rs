@@ -18,6 +18,7 @@ pub(crate) mod merge;
 pub(crate) mod mistake;
 mod plain;
 pub(crate) mod schema;
+pub(crate) mod similarity;
 pub(crate) mod table;
 pub(crate) mod whole_file;
 

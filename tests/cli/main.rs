@@ -26,6 +26,7 @@ mod safety;
 mod secrets;
 mod shard;
 mod shrink;
+mod similar;
 mod speed;
 mod state;
 

@@ -16,6 +16,7 @@
 //! wall should an escape ever be missed.
 
 mod figure;
+pub(crate) mod similarity;
 mod student;
 
 use std::fmt::Write as _;
