@@ -62,10 +62,12 @@ code does not reach, the exempt functions, annotations) may use containers
 but not reach through the namespaces the checked code's names are found in:
 dynamic code, reflection (`globals()`, `vars()`, dunders outside
 SAFE_DUNDERS, the members in UNCHECKED_REFLECTIVE), imports outside MODULES
-and UNCHECKED_IMPORTS, files made by `open` or `os`, a module-level
-`__getattr__`, attribute stores on a class, function or module the checked
-code reaches, and such a class (or `type(x)`) handed around as a value are
-each a finding charged to every checked function.
+and UNCHECKED_IMPORTS, files made (or programs run) by `open` or `os`, a
+module-level `__getattr__`, attribute stores on a class, function, module or
+module-level variable the checked code reaches, and such a class (or
+`type(x)`) handed around as a value are each a finding charged to every
+checked function; a class, function or module a checked function returns to
+code outside the checked functions is charged where it is returned.
 
 Deliberately allowed: `range`, generator expressions, `except (A, B):`,
 annotations (unless they run reflection), docstrings, strings, `type(x)`
@@ -304,7 +306,9 @@ MODULES = {
         "choices": "`random.choices()` (returns a list)",
         "shuffle": "`random.shuffle()` (shuffles a list)",
     },
-    "string": {"*": SAFE},
+    "string": dict((name, SAFE) for name in (
+        "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits",
+        "octdigits", "punctuation", "printable", "whitespace", "capwords")),
     "dataclasses": {"dataclass": SAFE, "field": SAFE, "replace": SAFE, "is_dataclass": SAFE,
                     "astuple": "`dataclasses.astuple()` (returns a tuple)",
                     "asdict": "`dataclasses.asdict()` (returns a dict)",
@@ -342,9 +346,12 @@ MODULES = {
     "struct": {"unpack": "`struct.unpack()` (returns a tuple)",
                "unpack_from": "`struct.unpack_from()` (returns a tuple)"},
 }
-# The members of `os` that make or rename files.
+# The members of `os` that make or rename files, or run a program that can.
 FILE_MAKERS = ("open", "fdopen", "rename", "replace", "renames", "link", "symlink", "mkdir",
-               "makedirs", "mkfifo", "mknod", "truncate", "ftruncate")
+               "makedirs", "mkfifo", "mknod", "truncate", "ftruncate", "system", "popen",
+               "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe",
+               "spawnv", "spawnve", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnvp",
+               "spawnvpe", "posix_spawn", "posix_spawnp")
 # Modules the code outside the checked functions may import: they cannot
 # run hidden code or reach the namespaces the checked code uses (the
 # reflective members of `sys` and `doctest` are findings of their own).
@@ -360,7 +367,7 @@ UNCHECKED_REFLECTIVE = {
     "sys": (("modules", "_getframe", "settrace", "setprofile", "meta_path", "path",
              "path_hooks", "path_importer_cache", "addaudithook", "displayhook",
              "excepthook", "breakpointhook", "unraisablehook", "__dict__"), "reflection"),
-    "os": (FILE_MAKERS, "a file it makes could be imported in place of a module"),
+    "os": (FILE_MAKERS, "it can make a file that an import would take for a module"),
     "typing": (("get_type_hints", "ForwardRef"), "it evaluates annotations as code"),
     "doctest": (None, "it runs the docstrings' examples"),
     "unittest": (None, "it finds and runs code by name"),
@@ -706,6 +713,11 @@ class Module:
         for function, declared in declaring.values():
             owner = self.owner_of(function)
             for name, binding in scope_bindings(inner_parts(function), (), declared):
+                if binding.kind in ("unit", "import"):
+                    # Not a module-level unit or import the walk can follow:
+                    # it exists only once that function has run.
+                    binding = Binding("opaque", binding.node, detail="a `def`, `class` or "
+                                      "`import` inside a function")
                 binding.owner = owner
                 self.bindings.setdefault(name, []).append(binding)
 
@@ -786,6 +798,7 @@ class Checker(ast.NodeVisitor):
         self.scopes = [run.module_scope]
         self.classes = []  # enclosing class names, innermost last
         self.handled = set()  # ids of nodes their parent has judged
+        self.handed_out = []  # returns of a class, function or module
 
     def visit(self, node):
         if id(node) in self.module.main_guards:
@@ -1073,6 +1086,36 @@ class Checker(ast.NodeVisitor):
         if node.rest is not None:
             self.uses_container(node, "`**{}` pattern (makes a dict)".format(node.rest))
         self.generic_visit(node)
+
+    def visit_Return(self, node):
+        if node.value is not None:
+            self.note_handed_out(node.value)
+        self.generic_visit(node)
+
+    def visit_Yield(self, node):
+        if node.value is not None:
+            self.note_handed_out(node.value)
+        self.generic_visit(node)
+
+    def note_handed_out(self, value):
+        """A class, function or module the checked code returns: a caller
+        outside the checked code could change it (`K.memo = set()`)."""
+        if not self.checked or not isinstance(value, ast.Name):
+            return
+        names = [value]
+        where = self.resolve(value.id)
+        if where[0] == "local" and value.id not in where[1].imports:
+            names = [v for v in where[1].values.get(value.id, [])
+                     if isinstance(v, ast.Name) and v.id != value.id]
+            meanings = [self.denotes(n) for n in names]
+        else:
+            meanings = [self.denotes(value)]
+        for meaning in meanings:
+            if meaning and (meaning[0] in ("unit", "module") or (
+                    meaning[0] == "member" and not (self.module.known_module(meaning[1]) and
+                                                    self.module.member(meaning[1], meaning[2])[0] == "safe"))):
+                self.handed_out.append(value)
+                return
 
     def visit_Starred(self, node):
         if isinstance(node.ctx, ast.Store):
@@ -1413,8 +1456,9 @@ class Checker(ast.NodeVisitor):
             if where[0] == "global":
                 meaning = self.global_denotes(root.id)
                 if meaning is None:
-                    if root.id in self.run.checked_reads:
-                        problem = "module-level `{}`".format(root.id)
+                    # A module-level variable: whatever it holds, the
+                    # checked code may hold too.
+                    problem = "module-level `{}`".format(root.id)
                 elif meaning[0] == "unit":
                     if meaning[1] in self.run.reached:
                         problem = "`{}`".format(root.id)
@@ -1552,7 +1596,6 @@ class Lint:
         self.annotation_findings = []
         self.reached = set()
         self.skip_ids = set()
-        self.checked_reads = set()
         self.parents = self.module.parents
         self._subclass = {}
         self._alias = {}
@@ -1952,7 +1995,6 @@ class Lint:
         for name in self.reached:
             for unit in self.module.units.get(name, []):
                 self.skip_ids.add(id(unit))
-            self.checked_reads.update(r[0] for r in walked[name][0].global_reads)
         # The rest of the file, where only reaching through namespaces counts.
         rest = Checker(self, [MODULE_LEVEL], False)
         for stmt in self.tree.body:
@@ -1996,6 +2038,24 @@ class Lint:
                     checker.report(node, "module-level `{}` (holds an object that {} (line {}), "
                                          "which is not checked, also reaches: cannot be checked)".format(
                                              variable, who, n.lineno))
+        reaches = {}
+        for name in self.reached:
+            todo, seen = [name], {name}
+            while todo:
+                for callee in walked[todo.pop()][1]:
+                    if callee not in seen:
+                        seen.add(callee)
+                        todo.append(callee)
+            reaches[name] = seen
+        for unit, n, where in self.unchecked_calls:
+            for inner in sorted(reaches.get(unit, ())):
+                checker = walked[inner][0]
+                for value in checker.handed_out:
+                    who = "code at module level" if where == MODULE_LEVEL else "`{}`".format(where)
+                    checker.report(value, "`{}` handed out to {} (line {}), which is not checked "
+                                          "and could change it: cannot be checked".format(
+                                              value.id, who, n.lineno))
+                checker.handed_out = []
         dynamic = self.doubt or rest.findings or self.annotation_findings
         if dynamic:
             for checker, node in self.undefined:
