@@ -60,7 +60,11 @@ pub(crate) fn by_id(id: &str) -> Result<&'static dyn Assignment, UnknownAssignme
 pub(crate) struct ContainerRule {
     /// The functions (and everything they call) that must not use containers.
     pub checked: &'static [&'static str],
-    /// Functions that may, and are not followed into.
+    /// The student's functions that may (they are not followed into, and
+    /// checked code that uses one is charged, since what it returns cannot
+    /// be checked) and, dotted (`salbnode.SALBnode`), the members of the
+    /// course's own modules the checked code may use: the course wrote
+    /// them, so they are trusted.
     pub exempt: &'static [&'static str],
     /// The rule in one sentence, for reports.
     pub summary: &'static str,

@@ -89,18 +89,156 @@ fn findings_name_the_function_the_chain_and_the_source() {
     assert_eq!(method["graded"], serde_json::json!(["dualboard"]));
 }
 
+/// Every honest a48 file in the repository: the model solutions and every
+/// sample submission and mutant but those that break the rule on purpose
+/// (`uses_containers`; `dual_shares_input`, whose helper keeps a list) or
+/// cannot be parsed (`syntax_error`).
+fn honest_files() -> Vec<std::path::PathBuf> {
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/python/a48");
+    let mut files = vec![
+        reference.join("salbLLfunctions.py"),
+        reference.join("naive/salbLLfunctions.py"),
+    ];
+    let breaking_on_purpose: [(&str, &[&str]); 2] = [
+        ("submissions", &["uses_containers", "syntax_error"]),
+        ("mutants/a48", &["dual_shares_input"]),
+    ];
+    for (folder, breaking) in breaking_on_purpose {
+        for entry in std::fs::read_dir(fixtures().join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if breaking.contains(&name.as_str()) {
+                continue;
+            }
+            let python = std::fs::read_dir(&path)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "py"));
+            files.extend(python);
+        }
+    }
+    files.sort();
+    files
+}
+
 #[test]
 fn clean_code_has_no_finding() {
-    let model =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/python/a48/salbLLfunctions.py");
-    for file in [
-        model,
-        submission("correct_helpers/salbLLfunctions.py"),
-        submission("correct/salbLLfunctions.py"),
-    ] {
+    let files = honest_files();
+    assert!(files.len() >= 27, "{files:?}");
+    for file in files {
         let (code, json) = lint_json(&file);
         assert_eq!(code, Some(0), "{}: {json:#}", file.display());
         assert_eq!(json["violations"], serde_json::json!([]));
+    }
+}
+
+/// The folders of `fixtures/hostile-rule`: one evasion of the container
+/// rule each, in an otherwise correct solution.
+fn evasions() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures().join("hostile-rule"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_evasion_is_reported_where_its_fixture_says() {
+    let names = evasions();
+    assert!(names.len() >= 25, "{names:?}");
+    for name in names {
+        let file = fixtures()
+            .join("hostile-rule")
+            .join(&name)
+            .join("salbLLfunctions.py");
+        let (code, json) = lint_json(&file);
+        assert_eq!(code, Some(1), "{name}: {json:#}");
+        let got: BTreeSet<(u64, String)> = json["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["line"].as_u64().unwrap(),
+                    v["construct"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let want = expectations(&file);
+        assert!(!want.is_empty(), "{name} lost its markers");
+        let missed: Vec<_> = want.difference(&got).collect();
+        let extra: Vec<_> = got.difference(&want).collect();
+        assert!(
+            missed.is_empty() && extra.is_empty(),
+            "{name}: missed {missed:?}\nextra {extra:?}"
+        );
+    }
+}
+
+/// A case file with the first `per_function` cases of each function.
+fn few_cases(dir: &Path, per_function: usize) -> std::path::PathBuf {
+    let out = crate::salgrade()
+        .args(["gen", "--cases", "0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let mut file: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut kept: Vec<Value> = Vec::new();
+    for case in file["cases"].as_array().unwrap() {
+        let f = &case["function"];
+        if kept.iter().filter(|c| &c["function"] == f).count() < per_function {
+            kept.push(case.clone());
+        }
+    }
+    file["cases"] = Value::Array(kept);
+    let path = dir.join("cases.json");
+    std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn evaders_get_the_penalty_beside_an_honest_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    let names = evasions();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    crate::grade::copy_dir(&fixtures().join("hostile-rule"), &subs, &refs);
+    crate::grade::copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
+    let cases = few_cases(dir.path(), 12);
+    let out = crate::salgrade()
+        .args(["grade", "--cases-file"])
+        .arg(&cases)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        stderr_of(&out)
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap())
+            .unwrap();
+    let honest = crate::grade::student(&report, "correct");
+    assert_eq!(honest["score"], honest["max_score"], "{honest:#}");
+    assert_eq!(honest["penalty"], 0.0);
+    assert_eq!(honest["violations"], serde_json::json!([]));
+    for name in &names {
+        let s = crate::grade::student(&report, name);
+        // A working solution: every case passes, and only the rule costs.
+        for case in s["cases"].as_array().unwrap() {
+            assert_eq!(case["verdict"], "pass", "{name}: {case}");
+        }
+        let penalty = s["penalty"].as_f64().unwrap();
+        assert!(penalty > 0.0, "{name} evades the rule: {s:#}");
+        assert_eq!(
+            s["score"].as_f64().unwrap(),
+            s["max_score"].as_f64().unwrap() - penalty,
+            "{name}"
+        );
     }
 }
 
