@@ -14,13 +14,20 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::prepare::Measured;
 use crate::assignment::Assignment;
 use crate::runner::{Language, RunnerConfig};
 use salgrade_reference::CaseFile;
+
+/// What one calibration run measured on one case.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Measured {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
 
 /// Everything a calibration's measurements depend on, in words: two runs
 /// whose keys are equal would measure the same.
@@ -73,6 +80,19 @@ impl Key {
         }
         let _ = writeln!(k, "sandbox {}", runner.protections());
         let _ = writeln!(k, "limits {:?}", runner.limits);
+        // Whatever else decides whether the model's calibration succeeds:
+        // a cached entry must never hide an import deadline too short for
+        // the model, or a build that would now fail.
+        let _ = writeln!(
+            k,
+            "import {:?}, output {} bytes, build {:?}, budget {:?}, unprivileged {} {}",
+            runner.import_timeout,
+            runner.output_cap,
+            runner.build,
+            runner.budget,
+            runner.drop_privileges,
+            runner.drop_compiled
+        );
         let _ = writeln!(k, "machine {}", machine());
         Key(k)
     }
@@ -135,8 +155,8 @@ fn pairs(m: &[Measured]) -> Vec<(u64, u64)> {
 fn measures(p: &[(u64, u64)]) -> Vec<Measured> {
     p.iter()
         .map(|&(cpu, wall)| Measured {
-            cpu: std::time::Duration::from_micros(cpu),
-            wall: std::time::Duration::from_micros(wall),
+            cpu: Duration::from_micros(cpu),
+            wall: Duration::from_micros(wall),
         })
         .collect()
 }

@@ -37,9 +37,11 @@ mod cache;
 mod prepare;
 mod student;
 
-pub(crate) use prepare::DeadlinePolicy;
 #[cfg(test)]
-pub(crate) use prepare::{CALIBRATION_DEADLINE, Measured};
+pub(crate) use cache::Measured;
+#[cfg(test)]
+pub(crate) use prepare::CALIBRATION_DEADLINE;
+pub(crate) use prepare::DeadlinePolicy;
 
 /// The language of a submitted file, by its extension.
 pub(crate) fn language_of(file: &Path) -> Option<Language> {

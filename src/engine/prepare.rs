@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use salgrade_reference::Case;
 
+use super::cache::Measured;
 use super::{Calibrated, Engine};
 use crate::assignment::Assignment;
 use crate::grading::{self, rubric::Rubric};
@@ -40,13 +41,6 @@ const WALL_PER_CPU: u32 = 10;
 /// up to about 2x (shared hyperthreads and memory bandwidth), so 10 leaves
 /// the slowest acceptable solution at least a 5x margin under such load.
 pub(crate) const NAIVE_MULTIPLIER: u32 = 10;
-
-/// What one calibration run measured on one case.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Measured {
-    pub cpu: Duration,
-    pub wall: Duration,
-}
 
 impl DeadlinePolicy {
     /// The deadline of a case on which the model and the naive solution

@@ -1020,7 +1020,9 @@ fn the_prelude_is_compiled_once_kept_in_the_cache_and_rebuilt_when_corrupt() {
             .env("XDG_CACHE_HOME", &cache)
             .env("SALGRADE_BUILD_LOG", &log)
             .args(["grade", "--assignment", "min-throws", "--cases", "4"])
-            .args(["--shrink-ms", "0", "--out-dir"])
+            // Calibrated afresh each time, so the model and the naive
+            // solution are built in every run, not only in the first.
+            .args(["--calibration", "fresh", "--shrink-ms", "0", "--out-dir"])
             .arg(dir.path().join(format!("out-{n}")))
             .arg(&subs)
             .output()

@@ -574,7 +574,14 @@ fn oversized_boards_are_refused_up_front() {
         // Refused before any Python runs (the model would take seconds).
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
-    // A limit too small for the model solution is named.
+    // A limit too small for the model solution is named, even when a
+    // calibration of the same cases under the default limit is kept.
+    let kept = salgrade()
+        .args(["check", "--cases", "0"])
+        .arg(model())
+        .output()
+        .unwrap();
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr_of(&kept));
     let run = salgrade()
         .args(["check", "--cases", "0", "--import-timeout-ms", "1"])
         .arg(model())
