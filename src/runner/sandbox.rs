@@ -56,7 +56,14 @@ pub(crate) struct Python {
 use super::confine::{self, INSIDE_DIR};
 /// The first uid salgrade uses. A run claims a block of [`UID_BLOCK`]
 /// uids from here (see [`UidBlock`]); slot `i` of the run is its base + `i`.
-pub(crate) const SANDBOX_UID_BASE: u32 = 61_000;
+///
+/// Far from every range a system hands out: Debian's globally allocated
+/// system users (60000-64999: `slurm` is 64030), systemd's dynamic users
+/// (61184-65519) and homed users, the subordinate uids of `/etc/subuid`
+/// (from 100000) and systemd-nspawn's container ranges (524288 up to
+/// 1879048191). A student running as a daemon's uid could signal it, and a
+/// session's end, which kills every process of its uid, would kill it.
+pub(crate) const SANDBOX_UID_BASE: u32 = 2_000_000_000;
 /// Uids in one run's block: more than the slots of the most parallel run
 /// (`--jobs` is at most 256, plus the calibration slot).
 pub(crate) const UID_BLOCK: u32 = 300;
@@ -96,8 +103,14 @@ impl UidBlock {
             if let Ok(lock) =
                 nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
             {
+                let base = SANDBOX_UID_BASE + k * UID_BLOCK;
+                // A process already running as one of the block's uids is
+                // not ours to kill, nor a student's to share a uid with.
+                if running_uids().any(|u| (base..base + UID_BLOCK).contains(&u)) {
+                    continue;
+                }
                 return Ok(UidBlock {
-                    base: SANDBOX_UID_BASE + k * UID_BLOCK,
+                    base,
                     _lock: Some(lock),
                 });
             }
@@ -106,6 +119,30 @@ impl UidBlock {
             "{UID_BLOCKS} salgrade runs already hold every block of sandbox uids"
         ))
     }
+}
+
+/// The real uids of the processes running now (those `/proc` shows).
+fn running_uids() -> impl Iterator<Item = u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|e| {
+            let status = std::fs::read_to_string(e.path().join("status")).ok()?;
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Uid:"))?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
 }
 
 /// The clean environment every backend gives the driver.

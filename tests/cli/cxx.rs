@@ -747,7 +747,7 @@ fn all_pass(report: &Value, name: &str) {
     assert_eq!(s["stdout"], "", "{name} printed what it found");
 }
 
-/// Processes of a sandbox uid (61000 + slot) that are not zombies of a live
+/// Processes of a sandbox uid (2000000000 + slot) that are not zombies of a live
 /// salgrade, and processes left in the cgroup of a salgrade run that has
 /// ended. (The same checks as `isolation.rs`, kept here so that file stays
 /// as it is.)
@@ -763,7 +763,7 @@ fn leftovers(zombies_before: &BTreeSet<String>) -> Vec<String> {
             let argv0 = c.split(|b| *b == 0).next().unwrap_or_default();
             argv0 == b"prog" || argv0.ends_with(b"/prog")
         });
-        if !(61_000..71_000).contains(&uid) && !prog {
+        if !(2_000_000_000..2_000_009_600).contains(&uid) && !prog {
             continue;
         }
         // Tests grading at the same time have students of their own (with
@@ -824,7 +824,7 @@ fn sandbox_zombies() -> BTreeSet<String> {
             .find_map(|l| l.strip_prefix("Uid:"))
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse::<u32>().ok())
-            .is_some_and(|u| (61_000..71_000).contains(&u));
+            .is_some_and(|u| (2_000_000_000..2_000_009_600).contains(&u));
         if zombie && sandbox_uid {
             found.insert(e.file_name().to_string_lossy().into_owned());
         }
