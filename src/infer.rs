@@ -124,7 +124,8 @@ pub(crate) fn student_names(assignment: &dyn Assignment, language: Language) -> 
 }
 
 /// Whether the (lower-cased) `name` is `file`, or a Canvas download's name
-/// for it: `PREFIX_file`, with `-N` before the extension on a resubmission.
+/// for it: `PREFIX_file`, with `-N` before the extension on a resubmission
+/// (or ` (N)`, a browser's second copy).
 fn names(name: &str, file: &str) -> bool {
     if name == file {
         return true;
@@ -135,9 +136,14 @@ fn names(name: &str, file: &str) -> bool {
     let Some(rest) = name.strip_suffix(&format!(".{ext}")) else {
         return false;
     };
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     let rest = match rest.rsplit_once('-') {
-        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
-        _ => rest,
+        Some((head, n)) if digits(n) => head,
+        // A browser's second copy: `min_throws (2).py`.
+        _ => match rest.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
+            Some((head, n)) if digits(n) => head,
+            _ => rest,
+        },
     };
     rest.strip_suffix(stem)
         .is_some_and(|prefix| prefix.len() > 1 && prefix.ends_with('_'))
@@ -289,6 +295,7 @@ mod tests {
         assert_eq!(canvas("resolution.py"), None);
         assert_eq!(canvas("bob_min_throws.cc"), Some("min-throws"));
         assert_eq!(canvas("bob_12_34_solution-2.cxx"), Some("leetcode909"));
+        assert_eq!(canvas("bob_12_34_min_throws (2).py"), Some("min-throws"));
     }
 
     #[test]

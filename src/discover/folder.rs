@@ -201,14 +201,16 @@ fn by_definition(sub: &mut Submission, dir: &Path, walked: &Walked, wanted: &Wan
         }
         [] if regular.is_empty() => {
             sub.problem = Some(format!(
-                "no {named} and no {} file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}",
-                wanted.kinds
+                "no {named} and no {} file in the student's folder or up to {MAX_FOLDERS_DOWN} folders below it{why_not}.{}",
+                wanted.kinds,
+                super::kinds::holds(dir)
             ))
         }
         [] => {
             sub.problem = Some(format!(
-                "no {named}, and no other {} file in the folder defines the functions{why_not}",
-                wanted.kinds
+                "no {named}, and no other {} file in the folder defines the functions{why_not}.{}",
+                wanted.kinds,
+                super::kinds::holds(dir)
             ))
         }
         many => {

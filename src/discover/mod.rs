@@ -25,6 +25,7 @@
 mod flat;
 mod folder;
 mod identity;
+mod kinds;
 pub(crate) mod siblings;
 
 use std::fs::FileType;
@@ -166,6 +167,9 @@ struct Entry {
     /// The student name it maps to (`alice`).
     stem: String,
     sub: Submission,
+    /// Whether it is a regular file in the submissions folder itself (the
+    /// flat layout), not a folder or a symbolic link.
+    flat: bool,
 }
 
 /// Refuses a submissions path that is not a folder, saying what it is.
@@ -300,6 +304,7 @@ fn entry_of(name: String, path: PathBuf, kind: FileType, wanted: &Wanted<'_>) ->
             stem: stem.to_owned(),
             name,
             sub,
+            flat: false,
         })
     } else if kind.is_dir() {
         let sub = folder::in_folder(&name, &path, wanted);
@@ -307,6 +312,7 @@ fn entry_of(name: String, path: PathBuf, kind: FileType, wanted: &Wanted<'_>) ->
             stem: name.clone(),
             name,
             sub,
+            flat: false,
         })
     } else {
         flat::file_entry(name, path, kind.is_file(), wanted)
@@ -442,7 +448,7 @@ mod tests {
         write(&t.path().join("smithbob_123_4567_salbLLfunctions-1.py"), "");
         write(&t.path().join("carol.py"), "");
         let d = discover(t.path(), &py(&["salbLLfunctions.py"], &[])).unwrap();
-        assert_eq!(names(&d), ["alice", "carol", "smithbob"]);
+        assert_eq!(names(&d), ["alice", "carol", "smithbob_123"]);
         assert!(
             d.submissions[0].warnings[0].contains("`alice_helpers.py` was also submitted"),
             "{:?}",
@@ -511,6 +517,7 @@ mod tests {
                     problem: None,
                     siblings: vec![],
                 },
+                flat: false,
             })
             .collect();
         assign_identities(&mut entries);

@@ -569,7 +569,7 @@ fn cc_and_cxx_files_are_found_inferred_and_built_like_cpp() {
     let report: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("out/report.json")).unwrap())
             .unwrap();
-    assert_verdicts(&report, &[("ann", &[]), ("bob", &[])]);
+    assert_verdicts(&report, &[("ann", &[]), ("bob_12", &[])]);
     let run = salgrade()
         .args(["check", "--cases", "4", "--shrink-ms", "0"])
         .arg(subs.join("ann/min_throws.cc"))
