@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::report::canvas::Missing;
 use crate::report::csv::CsvLayout;
 use crate::report::{Format, Shard};
 use crate::runner::cxx::PreludeMode;
@@ -259,12 +260,14 @@ pub(crate) struct GradeArgs {
     /// The report format (default `table`); `gradescope` and `classroom` need a folder holding exactly one submission.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload) or `generic` (identifier, total, one column per function).
+    /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload), `generic` (identifier, total, one column per function) or `canvas` (a Canvas gradebook import, with `--roster` and `--canvas-assignment`).
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
-    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping each submission's identifier to MarkUs user names; default: the identifiers are the user names.
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping each submission's identifier to MarkUs user names (default: the identifiers are the user names). For `--csv-layout canvas` (required): the course's gradebook export from Canvas, whose identity columns and students the import uses.
     #[arg(long, value_name = "FILE")]
     pub roster: Option<PathBuf>,
+    #[command(flatten)]
+    pub canvas: CanvasArgs,
     /// Write the report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -294,6 +297,17 @@ pub(crate) struct GradeArgs {
     pub shard: Option<Shard>,
 }
 
+/// The Canvas import's choices (`--csv-layout canvas`).
+#[derive(Debug, Args, Clone)]
+pub(crate) struct CanvasArgs {
+    /// For `--csv-layout canvas`: the assignment whose column the scores go in, as the gradebook export names it: its ID (`12345`), its title, or the whole header (`A1 (12345)`).
+    #[arg(long, value_name = "ASSIGNMENT")]
+    pub canvas_assignment: Option<String>,
+    /// For `--csv-layout canvas`: what a student of the gradebook without a submission gets: `keep` (default: no row, so Canvas keeps their grade; they are named in a warning) or `zero`.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub missing: Option<Missing>,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct MergeArgs {
     /// The `report.json` files of the shards (`grade --shard K/N` writes one in its `--out-dir`).
@@ -302,12 +316,14 @@ pub(crate) struct MergeArgs {
     /// The report format (default `table`); `gradescope` and `classroom` need exactly one student in all.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// The columns of `--format csv`: `salgrade` (default), `markus` or `generic`.
+    /// The columns of `--format csv`: `salgrade` (default), `markus`, `generic` or `canvas`.
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
-    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping identifiers to MarkUs user names; default: the identifiers are the user names.
+    /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping identifiers to MarkUs user names (default: the identifiers are the user names). For `--csv-layout canvas` (required): the course's gradebook export from Canvas.
     #[arg(long, value_name = "FILE")]
     pub roster: Option<PathBuf>,
+    #[command(flatten)]
+    pub canvas: CanvasArgs,
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -74,7 +74,9 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         None => feedback_text(&report, &args, &untested).into_bytes(),
     };
     Output::Stdout.write(&text)?;
-    Ok(exit_code(full))
+    Ok(exit_code(
+        full || args.format.is_some_and(report::Format::exits_zero),
+    ))
 }
 
 /// The feedback on the one student of `report`, the untested functions and

@@ -169,13 +169,18 @@ fn refuse_outputs_in_submissions(args: &GradeArgs, subs: &[Submission]) -> anyho
 /// only at the end.
 struct Outputs {
     output: Output,
-    roster: Option<report::markus::Roster>,
+    roster: Option<super::outputs::Mapping>,
     full_report: AtomicFile,
 }
 
 impl Outputs {
     fn open(args: &GradeArgs, submissions: usize) -> anyhow::Result<Outputs> {
-        let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
+        let roster = check_layout(
+            args.format,
+            args.csv_layout,
+            args.roster.as_deref(),
+            &args.canvas,
+        )?;
         if args.format.single_submission() && submissions != 1 {
             bail!(
                 "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
@@ -240,7 +245,7 @@ impl Outputs {
             args.csv_layout,
             self.roster.as_ref(),
         )?)?;
-        Ok(exit_code(all_full))
+        Ok(exit_code(all_full || args.format.exits_zero()))
     }
 }
 

@@ -14,7 +14,12 @@ use crate::report::{self, StudentReport};
 /// `salgrade merge`: shard reports read, checked against each other and
 /// combined into one report in the format asked for.
 pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
-    let roster = check_layout(args.format, args.csv_layout, args.roster.as_deref())?;
+    let roster = check_layout(
+        args.format,
+        args.csv_layout,
+        args.roster.as_deref(),
+        &args.canvas,
+    )?;
     let output = Output::open(args.output.as_deref())?;
     let mut reports = Vec::new();
     let mut max_points = BTreeMap::new();
@@ -50,7 +55,7 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         args.csv_layout,
         roster.as_ref(),
     )?)?;
-    Ok(exit_code(all_full))
+    Ok(exit_code(all_full || args.format.exits_zero()))
 }
 
 /// Whether a shard's student adds up, as `--resume` checks a journal

@@ -117,48 +117,87 @@ fn absolute(path: &Path) -> Option<std::path::PathBuf> {
     }
 }
 
+/// What maps a report's students to a gradebook's rows: MarkUs's group
+/// list, or Canvas's gradebook export with the assignment's column.
+pub(super) enum Mapping {
+    Markus(report::markus::Roster),
+    Canvas(report::canvas::Gradebook, report::canvas::Missing),
+}
+
 /// Refuses a CSV option given with a format or layout it does not apply to,
 /// and reads the roster (before any grading, so a bad one fails at once).
 pub(super) fn check_layout(
     format: report::Format,
     layout: report::csv::CsvLayout,
     roster: Option<&Path>,
-) -> anyhow::Result<Option<report::markus::Roster>> {
-    if layout != report::csv::CsvLayout::default() && format != report::Format::Csv {
+    canvas: &crate::cli::CanvasArgs,
+) -> anyhow::Result<Option<Mapping>> {
+    use report::csv::CsvLayout;
+    if layout != CsvLayout::default() && format != report::Format::Csv {
         bail!(
             "`--csv-layout` applies to `--format csv`, not `--format {}`",
             format.name()
         );
     }
-    if roster.is_some()
-        && (format != report::Format::Csv || layout != report::csv::CsvLayout::Markus)
-    {
-        bail!("`--roster` applies to `--format csv --csv-layout markus`");
+    let canvas_layout = format == report::Format::Csv && layout == CsvLayout::Canvas;
+    for (given, flag) in [
+        (canvas.canvas_assignment.is_some(), "--canvas-assignment"),
+        (canvas.missing.is_some(), "--missing"),
+    ] {
+        if given && !canvas_layout {
+            bail!("`{flag}` applies to `--format csv --csv-layout canvas`");
+        }
     }
-    if roster.is_none() && layout == report::csv::CsvLayout::Markus {
+    if canvas_layout {
+        let (Some(roster), Some(assignment)) = (roster, canvas.canvas_assignment.as_deref()) else {
+            bail!(
+                "`--csv-layout canvas` needs `--roster GRADEBOOK.csv` (the course's gradebook, from Canvas's Grades, Export) and `--canvas-assignment ID` (the assignment's ID or title, as a column of that export)"
+            );
+        };
+        let gradebook = report::canvas::Gradebook::read(roster, assignment)?;
+        return Ok(Some(Mapping::Canvas(
+            gradebook,
+            canvas.missing.unwrap_or_default(),
+        )));
+    }
+    if roster.is_some() && (format != report::Format::Csv || layout != CsvLayout::Markus) {
+        bail!("`--roster` applies to `--format csv --csv-layout markus` or `--csv-layout canvas`");
+    }
+    if roster.is_none() && layout == CsvLayout::Markus {
         eprintln!(
             "note: without `--roster`, each MarkUs row is keyed by the submission's name; MarkUs rejects (and lists) a row whose name is a group or a suffixed duplicate (`alice-3f09a1`) rather than a user name: pass `--roster` with MarkUs's group list to map them"
         );
     }
-    Ok(roster.map(report::markus::Roster::read).transpose()?)
+    Ok(roster
+        .map(report::markus::Roster::read)
+        .transpose()?
+        .map(Mapping::Markus))
 }
 
-/// The report in `format`; the MarkUs layout's rows keyed through `roster`
-/// when there is one, each row MarkUs could not match printed as a warning.
+/// The report in `format`; a gradebook layout's rows keyed through
+/// `mapping` when there is one, each row it leaves out printed as a
+/// warning.
 pub(super) fn rendered(
     report: &Report,
     format: report::Format,
     layout: report::csv::CsvLayout,
-    roster: Option<&report::markus::Roster>,
+    mapping: Option<&Mapping>,
 ) -> anyhow::Result<Vec<u8>> {
-    let Some(roster) = roster else {
-        return report::render(report, format, layout);
+    let (bytes, warnings) = match mapping {
+        None => return report::render(report, format, layout),
+        Some(Mapping::Markus(roster)) => {
+            let sheet = report::markus::render(report, Some(roster))?;
+            (sheet.bytes, sheet.warnings)
+        }
+        Some(Mapping::Canvas(gradebook, missing)) => {
+            let import = report::canvas::render(report, gradebook, *missing)?;
+            (import.bytes, import.warnings)
+        }
     };
-    let sheet = report::markus::render(report, Some(roster))?;
-    for w in &sheet.warnings {
-        eprintln!("warning: {w}");
+    for w in &warnings {
+        eprintln!("warning: {}", crate::shown::one_line(w));
     }
-    Ok(sheet.bytes)
+    Ok(bytes)
 }
 
 /// The most bytes of a student's file read for the feedback's calls.

@@ -6,7 +6,9 @@
 //! - `markus`: a MarkUs marks-spreadsheet upload that imports to exactly
 //!   salgrade's scores (see [`super::markus`]).
 //! - `generic`: a gradebook import: `identifier`, `total`, then each
-//!   function's points.
+//!   function's points with the rule's deduction folded in
+//!   ([`super::folded`]), so the function columns add up to the total.
+//! - `canvas`: a Canvas gradebook import (see [`super::canvas`]).
 //!
 //! A function a student was not graded on is an empty cell.
 //!
@@ -21,6 +23,7 @@
 use clap::ValueEnum;
 
 use super::cell::text_cell;
+use super::folded::cents_text;
 use super::{Report, StudentReport, function_cells, header};
 
 /// The column layouts `--csv-layout` offers.
@@ -31,8 +34,10 @@ pub(crate) enum CsvLayout {
     Salgrade,
     /// A MarkUs marks-spreadsheet upload: names row, "out of" row, then user name and marks.
     Markus,
-    /// A gradebook import: identifier, total, then each function's points.
+    /// A gradebook import: identifier, total, then each function's points (the rule's deduction taken inside them, so they add up to the total).
     Generic,
+    /// A Canvas gradebook import: the identity columns of the course's gradebook export (`--roster`), then the score under one assignment's column (`--canvas-assignment`).
+    Canvas,
 }
 
 pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u8>> {
@@ -51,12 +56,18 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
             }
         }
         CsvLayout::Markus => return Ok(super::markus::render(report, None)?.bytes),
+        CsvLayout::Canvas => {
+            anyhow::bail!("`--csv-layout canvas` needs the course's gradebook export (`--roster`)")
+        }
         CsvLayout::Generic => {
             let mut head = vec!["identifier".to_owned(), "total".to_owned()];
             head.extend(report.functions.iter().cloned());
             w.write_record(&head)?;
             for s in &report.students {
-                let mut row = vec![text_cell(&s.student).into_owned(), s.score.to_string()];
+                let mut row = vec![
+                    text_cell(&s.student).into_owned(),
+                    cents_text(super::folded::cents(s.score)),
+                ];
                 row.extend(points_cells(report, s));
                 w.write_record(&row)?;
             }
@@ -65,17 +76,12 @@ pub(crate) fn render(report: &Report, layout: CsvLayout) -> anyhow::Result<Vec<u
     Ok(w.into_inner()?)
 }
 
-/// Each function's points, empty where the student has none.
+/// Each function's points with the rule's deduction folded in, empty where
+/// the student has none.
 fn points_cells(report: &Report, s: &StudentReport) -> Vec<String> {
-    report
-        .functions
-        .iter()
-        .map(|f| {
-            s.functions
-                .get(f)
-                .map(|x| x.points.to_string())
-                .unwrap_or_default()
-        })
+    super::folded::folded(report, s)
+        .into_iter()
+        .map(|f| f.map(|f| cents_text(f.kept)).unwrap_or_default())
         .collect()
 }
 

@@ -19,6 +19,17 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     )
 }
 
+/// `text` cut to `max` characters, saying how many were left out (for a
+/// whole message, where [`clip`]'s pointer to the case does not fit).
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(max).collect();
+    format!("{head}\n[... {} more characters]", n - max)
+}
+
 /// The first lines and the last (a traceback's error is at its end), each
 /// line clipped, with the count of lines left out between them.
 pub(crate) fn ends(text: &str, max_lines: usize) -> String {

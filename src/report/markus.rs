@@ -15,10 +15,9 @@
 //! - Every other column becomes an item, and a student's total is the sum
 //!   of the items' grades. A negative grade is stored as blank, so a penalty
 //!   cannot be an item of its own. salgrade's rule penalty is therefore
-//!   taken off the function columns: from the functions that break the rule
-//!   first, in the report's order, then from the others, never below 0 (the
-//!   score is clamped at 0 too, so the penalty always fits). The columns
-//!   then add up to salgrade's score to the cent.
+//!   taken off the function columns ([`super::folded`]): spread evenly over
+//!   the functions that break the rule, then over the others, never below
+//!   0. The columns then add up to salgrade's score to the cent.
 //! - A row is keyed by a MarkUs user name; a row whose first cell is no
 //!   user name is rejected. Submissions named after groups, or suffixed
 //!   identities (`alice-3f09a1`), are mapped to user names through a roster
@@ -30,7 +29,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Report, StudentReport};
+use super::Report;
+use super::folded::cents_text;
 
 /// The name MarkUs gives a spreadsheet's total column (English locale).
 pub(crate) const TOTAL: &str = "Total";
@@ -151,9 +151,9 @@ pub(crate) fn render(report: &Report, roster: Option<&Roster>) -> anyhow::Result
     w.write_record(&out_of)?;
     let mut warnings = Vec::new();
     for s in &report.students {
-        let mut cells: Vec<String> = columns(report, s)
+        let mut cells: Vec<String> = super::folded::folded(report, s)
             .iter()
-            .map(|c| c.map(cents_text).unwrap_or_default())
+            .map(|c| c.map(|f| cents_text(f.kept)).unwrap_or_default())
             .collect();
         cells.push(super::points(s.score));
         let users: Vec<&str> = match roster {
@@ -181,66 +181,9 @@ pub(crate) fn render(report: &Report, roster: Option<&Roster>) -> anyhow::Result
     })
 }
 
-/// Each function's column in hundredths of a point (`None` where the
-/// student was not graded on it), with the points the rule took taken off
-/// so that the columns add up to the score.
-fn columns(report: &Report, s: &StudentReport) -> Vec<Option<i64>> {
-    let mut cells: Vec<Option<i64>> = report
-        .functions
-        .iter()
-        .map(|f| s.functions.get(f).map(|x| cents(x.points)))
-        .collect();
-    let earned: i64 = cells.iter().flatten().sum();
-    let mut excess = (earned - cents(s.score)).max(0);
-    let offending = crate::grading::lint::offending_functions(&s.violations);
-    let order = report
-        .functions
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| offending.contains(f.as_str()))
-        .chain(
-            report
-                .functions
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| !offending.contains(f.as_str())),
-        )
-        .map(|(i, _)| i);
-    for i in order {
-        if excess == 0 {
-            break;
-        }
-        if let Some(c) = cells[i].as_mut() {
-            let taken = excess.min(*c);
-            *c -= taken;
-            excess -= taken;
-        }
-    }
-    cells
-}
-
-fn cents(points: f64) -> i64 {
-    (points * 100.0).round() as i64
-}
-
-/// Hundredths of a point as MarkUs reads a grade: `15`, `15.6`, `15.63`.
-fn cents_text(c: i64) -> String {
-    let text = format!("{}.{:02}", c / 100, c % 100);
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cents_print_as_markus_reads_them() {
-        assert_eq!(cents_text(1563), "15.63");
-        assert_eq!(cents_text(1520), "15.2");
-        assert_eq!(cents_text(2500), "25");
-        assert_eq!(cents_text(0), "0");
-        assert_eq!(cents_text(7), "0.07");
-    }
 
     #[test]
     fn a_roster_is_markus_group_list() {

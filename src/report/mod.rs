@@ -2,6 +2,7 @@
 //! from a [`Report`] to bytes, one module per format. Feedback files and the
 //! terminal view of `check` live here too. No processes.
 
+pub(crate) mod canvas;
 mod cell;
 pub(crate) mod classroom;
 pub(crate) mod clusters;
@@ -9,14 +10,17 @@ pub(crate) mod coverage;
 pub(crate) mod csv;
 mod cut;
 pub(crate) mod feedback;
+pub(crate) mod folded;
 pub(crate) mod gradescope;
 pub(crate) mod html;
 pub(crate) mod junit;
 pub(crate) mod markdown;
 pub(crate) mod markus;
+pub(crate) mod markus_autotest;
 pub(crate) mod merge;
 pub(crate) mod mistake;
 mod plain;
+pub(crate) mod prairielearn;
 pub(crate) mod schema;
 pub(crate) mod similarity;
 pub(crate) mod table;
@@ -208,12 +212,26 @@ pub(crate) enum Format {
     Classroom,
     /// One self-contained HTML page: the cohort (score histogram, pass rates, common mistakes, a sortable table) and each student's failures with their boards drawn.
     Html,
+    /// MarkUs's autotester: one JSON test result per line, for a custom tester's script (one submission only; the marks spreadsheet is `--format csv --csv-layout markus`).
+    Markus,
+    /// PrairieLearn's external grader `results.json` (one submission only); `grade` and `check` exit 0 once it is written, as PrairieLearn reads it only then.
+    Prairielearn,
 }
 
 impl Format {
     /// Whether the format describes exactly one submission.
     pub(crate) fn single_submission(self) -> bool {
-        matches!(self, Format::Gradescope | Format::Classroom)
+        matches!(
+            self,
+            Format::Gradescope | Format::Classroom | Format::Markus | Format::Prairielearn
+        )
+    }
+
+    /// Whether a run that wrote this format exits 0 whatever the scores:
+    /// PrairieLearn discards the results of a container that exits with
+    /// another code.
+    pub(crate) fn exits_zero(self) -> bool {
+        self == Format::Prairielearn
     }
 
     /// The name `--format` takes.
@@ -236,6 +254,8 @@ pub(crate) fn render(
         Format::Gradescope => gradescope::render(&report.for_students())?,
         Format::Junit => junit::render(&report.for_students())?,
         Format::Classroom => classroom::render(&report.for_students())?,
+        Format::Markus => markus_autotest::render(&report.for_students())?,
+        Format::Prairielearn => prairielearn::render(&report.for_students())?,
         Format::Json => {
             let mut v = serde_json::to_vec_pretty(report)?;
             v.push(b'\n');

@@ -256,3 +256,282 @@ pub(crate) fn classroom_reporter(runners: &[(&str, &serde_json::Value)]) -> Clas
         recorded,
     }
 }
+
+/// A Canvas course as its gradebook importer looks it up: the assignments
+/// by ID and title, the students by ID, SIS user id, login and name.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CanvasCourse {
+    pub assignments: Vec<(u64, String)>,
+    pub students: Vec<CanvasUser>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CanvasUser {
+    pub id: u64,
+    pub name: String,
+    pub sortable_name: String,
+    pub sis_user_id: Option<String>,
+    pub login_id: String,
+}
+
+/// A column of the import: an existing assignment (by ID) or a new one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CanvasColumn {
+    Existing(u64),
+    New(String),
+}
+
+/// A row's student: an existing one (by ID) or a new user made from the name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum CanvasStudent {
+    Existing(u64),
+    New(String),
+}
+
+/// What Canvas's gradebook import makes of a CSV.
+#[derive(Debug, Default)]
+pub(crate) struct CanvasImport {
+    /// Canvas's "Invalid header row".
+    pub invalid_header: bool,
+    pub columns: Vec<CanvasColumn>,
+    /// Each row's student and its cells under the columns (`None`: blank),
+    /// after Canvas's conversions (`1,5` is `1.5`).
+    pub rows: Vec<(CanvasStudent, Vec<Option<String>>)>,
+}
+
+/// Canvas's `decimal_comma_to_period` converter: a cell that is only
+/// digits, `.` and `,` (a `-` before, a `%` after) has its last separator
+/// read as the decimal point and the others dropped (Ruby's `split`, which
+/// drops trailing empty parts).
+fn canvas_decimal(cell: &str) -> String {
+    let body = cell.strip_prefix('-').unwrap_or(cell);
+    let body = body.strip_suffix('%').unwrap_or(body);
+    if body.is_empty()
+        || !body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    {
+        return cell.to_owned();
+    }
+    let mut parts: Vec<&str> = cell.split(['.', ',']).collect();
+    while parts.len() > 1 && parts.last() == Some(&"") {
+        parts.pop();
+    }
+    let last = parts.pop().unwrap_or_default();
+    if parts.is_empty() {
+        last.to_owned()
+    } else {
+        format!("{}.{last}", parts.concat())
+    }
+}
+
+/// Ruby's `String#to_i`: the leading integer, 0 when there is none.
+fn ruby_to_i(text: &str) -> u64 {
+    let digits: String = text
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
+/// Canvas's gradebook import (`instructure/canvas-lms`
+/// `app/models/gradebook_importer.rb`, the version whose
+/// `ASSIGNMENT_PRELOADED_FIELDS` end with `final_grader_id`, as stored in
+/// the public code index, and `Assignment.title_and_id`), for a course
+/// without custom columns, grading periods or override columns:
+///
+/// - The separator is `;` when it splits the first three lines into the
+///   same number of fields, more than `,` does; lines of only `;`, `,` and
+///   spaces are skipped; every cell goes through [`canvas_decimal`], and an
+///   empty one is blank.
+/// - The header must have more than 3 cells, `Student` in the first and
+///   `ID` in the second; the identity columns are 3, plus 1 when the third
+///   matches `SIS Login ID`, or plus 2 when the third and fourth match `SIS
+///   User ID` and `SIS Login ID` (plus 1 for an `Integration ID`, plus 1
+///   for a `Root Account` after them); the last of them must contain
+///   `Section`. Else the import fails ("Invalid header row").
+/// - The other columns, less those containing a non-assignment name
+///   (`Current Score`, `Final Grade`, ...), are assignments: `Title (ID)`
+///   is the assignment with that ID if it exists; else the assignment
+///   whose title is the whole header; else a new assignment. Each reads the
+///   cells under the first column with its header.
+/// - A row whose first cell contains `Points Possible`, or whose cells are
+///   all blank, `Muted` or `Manual Posting...`, is not a student.
+/// - A student is the one whose ID is the second cell's leading integer;
+///   else by SIS user id, then login; else by exact name or sortable name;
+///   else a new user. Each grade is the cell, trimmed.
+pub(crate) fn canvas_import(csv_text: &str, course: &CanvasCourse) -> CanvasImport {
+    let lines: Vec<&str> = csv_text.lines().take(3).collect();
+    let fields = |d: u8| -> usize {
+        let counts: Vec<usize> = lines
+            .iter()
+            .map(|l| {
+                csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .delimiter(d)
+                    .from_reader(l.as_bytes())
+                    .records()
+                    .next()
+                    .and_then(Result::ok)
+                    .map_or(0, |r| r.len())
+            })
+            .collect();
+        match counts.first() {
+            Some(first) if counts.iter().all(|c| c == first) => *first,
+            _ => 0,
+        }
+    };
+    let delimiter = if fields(b';') > fields(b',') {
+        b';'
+    } else {
+        b','
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(csv_text.as_bytes());
+    let mut out = CanvasImport::default();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.expect("Canvas refuses a malformed CSV outright");
+        let skip = record
+            .iter()
+            .all(|c| c.chars().all(|ch| matches!(ch, ';' | ',' | ' ')));
+        if skip {
+            continue;
+        }
+        let cells: Vec<Option<String>> = record
+            .iter()
+            .map(|c| (!c.is_empty()).then(|| canvas_decimal(c)))
+            .collect();
+        rows.push(cells);
+    }
+    let Some((header, students)) = rows.split_first() else {
+        out.invalid_header = true;
+        return out;
+    };
+    let at = |i: usize| header.get(i).cloned().flatten().unwrap_or_default();
+    if header.len() <= 3 || !at(0).contains("Student") || !at(1).contains("ID") {
+        out.invalid_header = true;
+        return out;
+    }
+    let matches = |i: usize, words: &[&str]| {
+        let cell = at(i);
+        let tokens: Vec<&str> = cell.split_whitespace().collect();
+        tokens.windows(words.len()).any(|w| w == words)
+    };
+    let mut columns = 3;
+    let (mut sis_user, mut sis_login) = (None, None);
+    if matches(2, &["SIS", "Login", "ID"]) {
+        sis_login = Some(2);
+        columns += 1;
+    } else if matches(2, &["SIS", "User", "ID"]) && matches(3, &["SIS", "Login", "ID"]) {
+        let integration = usize::from(matches(4, &["Integration", "ID"]));
+        sis_user = Some(2);
+        sis_login = Some(3);
+        columns += 2 + integration;
+        if matches(4 + integration, &["Root", "Account"]) {
+            columns += 1;
+        }
+    }
+    if !at(columns - 1).contains("Section") {
+        out.invalid_header = true;
+        return out;
+    }
+    const NOT_ASSIGNMENTS: [&str; 9] = [
+        "Current Score",
+        "Current Points",
+        "Current Grade",
+        "Final Score",
+        "Final Points",
+        "Final Grade",
+        "Override Score",
+        "Override Grade",
+        "Override Status",
+    ];
+    let mut indices = Vec::new();
+    for h in header.iter().skip(columns) {
+        let h = h.clone().unwrap_or_default();
+        if NOT_ASSIGNMENTS.iter().any(|n| h.contains(n)) {
+            continue;
+        }
+        // `Assignment.title_and_id`: /\A(.*)\s\((\d+)\)\z/.
+        let id = h
+            .strip_suffix(')')
+            .and_then(|x| x.rfind('(').map(|open| (x, open)))
+            .filter(|(x, open)| {
+                *open > 0
+                    && x[..*open].ends_with(|c: char| c.is_whitespace())
+                    && !x[open + 1..].is_empty()
+                    && x[open + 1..].bytes().all(|b| b.is_ascii_digit())
+            })
+            .and_then(|(x, open)| x[open + 1..].parse::<u64>().ok());
+        let column = id
+            .filter(|id| course.assignments.iter().any(|(a, _)| a == id))
+            .map(CanvasColumn::Existing)
+            .or_else(|| {
+                course
+                    .assignments
+                    .iter()
+                    .find(|(_, title)| *title == h)
+                    .map(|(a, _)| CanvasColumn::Existing(*a))
+            })
+            .unwrap_or_else(|| CanvasColumn::New(h.clone()));
+        let index = header
+            .iter()
+            .position(|x| x.clone().unwrap_or_default() == h)
+            .unwrap();
+        out.columns.push(column);
+        indices.push(index);
+    }
+    for row in students {
+        let cell = |i: usize| row.get(i).cloned().flatten();
+        if cell(0).is_some_and(|c| c.contains("Points Possible")) {
+            continue;
+        }
+        let muted = row.iter().flatten().all(|c| {
+            let t = c.trim().to_lowercase();
+            t.is_empty() || t == "muted" || t.starts_with("manual posting")
+        });
+        if muted {
+            continue;
+        }
+        let present = |c: &Option<String>| c.as_deref().is_some_and(|c| !c.trim().is_empty());
+        let mut student = None;
+        if present(&cell(1)) {
+            let id = ruby_to_i(&cell(1).unwrap_or_default());
+            student = course.students.iter().find(|s| s.id == id);
+        }
+        if student.is_none() {
+            let sis = sis_user.and_then(cell).filter(|c| !c.trim().is_empty());
+            let login = sis_login.and_then(cell).filter(|c| !c.trim().is_empty());
+            student = sis
+                .and_then(|x| {
+                    course
+                        .students
+                        .iter()
+                        .find(|s| s.sis_user_id.as_deref() == Some(x.as_str()))
+                })
+                .or_else(|| login.and_then(|x| course.students.iter().find(|s| s.login_id == x)));
+        }
+        if student.is_none() {
+            let name = cell(0).unwrap_or_default();
+            student = course
+                .students
+                .iter()
+                .find(|s| s.name == name || s.sortable_name == name);
+        }
+        let who = match student {
+            Some(s) => CanvasStudent::Existing(s.id),
+            None => CanvasStudent::New(cell(0).unwrap_or_default()),
+        };
+        let grades = indices
+            .iter()
+            .map(|&i| cell(i).map(|g| g.trim().to_owned()))
+            .collect();
+        out.rows.push((who, grades));
+    }
+    out
+}

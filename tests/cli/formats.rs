@@ -322,9 +322,34 @@ fn csv_markus_imports_to_salgrade_scores() {
                 num(&s["score"]),
                 &format!("{u}'s total"),
             );
-            for (g, f) in import.grades[u].iter().zip(&fs) {
-                let g = g.unwrap();
-                assert!(g <= num(&s["functions"][f]["points"]) + 1e-9, "{u} {f}");
+            let taken: Vec<f64> = import.grades[u]
+                .iter()
+                .zip(&fs)
+                .map(|(g, f)| {
+                    let g = g.unwrap();
+                    assert!(g <= num(&s["functions"][f]["points"]) + 1e-9, "{u} {f}");
+                    num(&s["functions"][f]["points"]) - g
+                })
+                .collect();
+            // The deduction is spread over the functions that break the
+            // rule, not taken from the first one (issue 35, item 12).
+            let charged: std::collections::BTreeSet<&str> = s["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|v| v["graded"].as_array().unwrap())
+                .map(|f| f.as_str().unwrap())
+                .collect();
+            if charged.len() > 1 && deduction(s) > 0.0 {
+                let shares: Vec<f64> = fs
+                    .iter()
+                    .zip(&taken)
+                    .filter(|(f, _)| charged.contains(**f))
+                    .map(|(_, t)| *t)
+                    .collect();
+                let spread = shares.iter().cloned().fold(f64::MIN, f64::max)
+                    - shares.iter().cloned().fold(f64::MAX, f64::min);
+                assert!(spread <= 0.011, "{u}: uneven shares {shares:?}");
             }
         }
     }
@@ -391,17 +416,27 @@ fn csv_generic_is_identifier_total_and_functions() {
     assert_eq!(head, want);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), students(&report).len());
+    let mut folded = 0;
     for (row, s) in rows.iter().zip(students(&report)) {
-        assert_eq!(&row[0], s["student"].as_str().unwrap());
+        let name = s["student"].as_str().unwrap();
+        assert_eq!(&row[0], name);
         close(row[1].parse().unwrap(), num(&s["score"]), "total");
+        // The function columns add up to the total: the rule's deduction is
+        // taken inside them, never below 0 (issue 35, item 12).
+        let mut sum = 0.0;
         for (i, f) in fs.iter().enumerate() {
-            close(
-                row[i + 2].parse().unwrap(),
-                num(&s["functions"][f]["points"]),
-                f,
-            );
+            let cell: f64 = row[i + 2].parse().unwrap();
+            let points = num(&s["functions"][f]["points"]);
+            assert!((0.0..=points + 1e-9).contains(&cell), "{name} {f}: {cell}");
+            if deduction(s) == 0.0 {
+                close(cell, points, f);
+            }
+            sum += cell;
         }
+        close((sum * 100.0).round() / 100.0, num(&s["score"]), name);
+        folded += usize::from(deduction(s) > 0.0);
     }
+    assert!(folded > 0, "a deduction is tested");
 }
 
 /// The tests of a gradescope or classroom result, checked against the one
@@ -680,7 +715,7 @@ fn a_csv_layout_without_csv_is_a_usage_error() {
 }
 
 /// `salgrade merge` of `report` (a `report.json`) into `format`: stdout.
-fn merged(dir: &Path, report: &Value, format: &[&str]) -> Vec<u8> {
+pub(crate) fn merged(dir: &Path, report: &Value, format: &[&str]) -> Vec<u8> {
     let path = dir.join("report.json");
     std::fs::write(&path, serde_json::to_vec(report).unwrap()).unwrap();
     let run = salgrade()

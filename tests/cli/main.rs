@@ -21,6 +21,7 @@ mod isolation;
 mod layering;
 mod lint;
 mod mutants;
+mod platforms;
 mod reference;
 mod safety;
 mod secrets;
