@@ -11,8 +11,11 @@
 //! charges it (so much per offending function), never taking a function
 //! below 0; what they cannot hold is spread evenly over the others. Work is
 //! in hundredths of a point, so the folded points add up to the score
-//! exactly; a leftover hundredth goes to the first function in the report's
-//! order.
+//! exactly; a leftover hundredth of the deduction goes to the first function
+//! in the report's order. The functions' points are first rounded together,
+//! so that they add up to their sum's hundredths (one may then read a
+//! hundredth off its own rounding): rounded one by one they can miss it,
+//! and the miss would read as a deduction, or go missing from the total.
 
 use super::{Report, StudentReport};
 
@@ -49,11 +52,12 @@ pub(crate) struct Folded {
 /// was not graded on it, else its points with the deduction folded in.
 /// The `kept` values add up to the student's score.
 pub(crate) fn folded(report: &Report, s: &StudentReport) -> Vec<Option<Folded>> {
-    let mut kept: Vec<Option<i64>> = report
+    let points: Vec<Option<f64>> = report
         .functions
         .iter()
-        .map(|f| s.functions.get(f).map(|x| cents(x.points).max(0)))
+        .map(|f| s.functions.get(f).map(|x| x.points.max(0.0)))
         .collect();
+    let mut kept = to_hundredths(&points);
     let before = kept.clone();
     let earned: i64 = kept.iter().flatten().sum();
     let mut excess = (earned - cents(s.score)).max(0);
@@ -72,6 +76,40 @@ pub(crate) fn folded(report: &Report, s: &StudentReport) -> Vec<Option<Folded>> 
             })
         })
         .collect()
+}
+
+/// Points in whole hundredths that add up to their sum's hundredths (the
+/// largest remainders round up). Rounding each on its own can miss the sum
+/// by a hundredth or more (16.576 and 24.456 round to 16.58 and 24.46,
+/// 41.04, while they add up to 41.03): that hundredth would then read as a
+/// deduction for a student who broke no rule, or go missing from the total.
+fn to_hundredths(points: &[Option<f64>]) -> Vec<Option<i64>> {
+    let total = cents(points.iter().flatten().sum());
+    // A hair above the floor, so that 24.999999... counts as 2500.
+    let mut cells: Vec<Option<i64>> = points
+        .iter()
+        .map(|p| p.map(|p| (p * 100.0 + 1e-6).floor() as i64))
+        .collect();
+    let fraction = |i: usize| points[i].map_or(0.0, |p| p * 100.0 - (p * 100.0 + 1e-6).floor());
+    let mut order: Vec<usize> = (0..points.len()).filter(|&i| points[i].is_some()).collect();
+    // Largest remainder first; among equals, the report's order.
+    order.sort_by(|&a, &b| fraction(b).total_cmp(&fraction(a)).then(a.cmp(&b)));
+    let mut short = total - cells.iter().flatten().sum::<i64>();
+    for &i in order.iter().cycle().take(order.len() * 2) {
+        match (short, cells[i].as_mut()) {
+            (0, _) | (_, None) => {}
+            (s, Some(c)) if s > 0 => {
+                *c += 1;
+                short -= 1;
+            }
+            (_, Some(c)) if *c > 0 => {
+                *c -= 1;
+                short += 1;
+            }
+            _ => {}
+        }
+    }
+    cells
 }
 
 /// Takes `excess` hundredths from the cells at `indices`, evenly, none
@@ -198,6 +236,27 @@ mod tests {
                 assert!(k.iter().all(|c| *c >= 0));
             }
         }
+    }
+
+    #[test]
+    fn rounding_alone_is_never_read_as_a_deduction() {
+        // 61/92 and 90/92 of 25 points: each rounds up, the sum does not.
+        let (a, b) = (25.0 * 61.0 / 92.0, 25.0 * 90.0 / 92.0);
+        let (r, s) = report(&[("a", a), ("b", b), ("c", 25.0)], a + b + 25.0, &[]);
+        let f = folded(&r, &s);
+        assert!(f.iter().flatten().all(|f| f.taken == 0), "{f:?}");
+        let k = kept(&r, &s);
+        assert_eq!(k.iter().sum::<i64>(), cents(a + b + 25.0));
+        assert_eq!(k, [1657, 2446, 2500]);
+        // Each rounds down, the sum up: the hundredth is not lost.
+        let (a, b) = (10.004, 10.004);
+        let (r, s) = report(&[("a", a), ("b", b)], a + b, &[]);
+        assert_eq!(kept(&r, &s).iter().sum::<i64>(), 2001);
+        // With a deduction, only the deduction is taken.
+        let (a, b) = (25.0 * 61.0 / 92.0, 25.0 * 90.0 / 92.0);
+        let (r, s) = report(&[("a", a), ("b", b)], a + b - 5.0, &["a", "b"]);
+        let taken: i64 = folded(&r, &s).iter().flatten().map(|f| f.taken).sum();
+        assert_eq!(taken, 500);
     }
 
     #[test]
