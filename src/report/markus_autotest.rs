@@ -85,10 +85,39 @@ pub(crate) fn render(report: &Report) -> anyhow::Result<Vec<u8>> {
             t.marks_total
         );
         debug_assert!(STATUSES.contains(&t.status));
-        serde_json::to_writer(&mut out, &t)?;
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, AsciiOnly);
+        t.serialize(&mut ser)?;
         out.push(b'\n');
     }
     Ok(out)
+}
+
+/// Compact JSON with every character past ASCII written as a `\uXXXX`
+/// escape. The autotester reads the script's stdout as text in its own
+/// locale's encoding; on a server whose locale is not UTF-8, a raw UTF-8
+/// byte from a student's output or file name would fail that decoding and
+/// lose every test of the run. Escaped, the text reads the same in any
+/// ASCII-compatible encoding, and every JSON parser restores it.
+struct AsciiOnly;
+
+impl serde_json::ser::Formatter for AsciiOnly {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(|c: char| !c.is_ascii()) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let c = rest[at..].chars().next().unwrap_or_default();
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
+            }
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
 }
 
 /// One test per graded function, in the report's order, then the rule's.
@@ -197,6 +226,23 @@ mod tests {
             assert!(v["output"].is_string());
         }
         assert_eq!(names.len(), report.functions.len());
+    }
+
+    #[test]
+    fn the_output_is_ascii_and_reads_back_the_same() {
+        let mut report = crate::report::whole_file::tests::one_student(&Verdict::pass());
+        report.rule = Some("Pas de listes \u{e9}t\u{e9} \u{1f40d} \"q\"\n".into());
+        let bytes = render(&report).unwrap();
+        assert!(bytes.is_ascii(), "{}", String::from_utf8_lossy(&bytes));
+        let text = String::from_utf8(bytes).unwrap();
+        let found = text.lines().any(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["output"]
+                .as_str()
+                .unwrap()
+                .contains("Pas de listes \u{e9}t\u{e9} \u{1f40d} \"q\"")
+        });
+        assert!(found, "{text}");
     }
 
     #[test]
