@@ -76,7 +76,11 @@ struct CanvasName {
 impl CanvasName {
     fn of(name: &str) -> Option<CanvasName> {
         let (who, rest) = name.split_once('_')?;
-        let rest = rest.strip_prefix("LATE_").unwrap_or(rest);
+        // Canvas writes `LATE_`; a renamed or re-zipped download may not keep the case.
+        let rest = match rest.get(..5) {
+            Some(late) if late.eq_ignore_ascii_case("late_") => &rest[5..],
+            _ => rest,
+        };
         let (user, rest) = rest.split_once('_')?;
         let (file, original) = rest.split_once('_')?;
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -343,6 +347,8 @@ mod tests {
             (c.student.as_str(), c.original.as_str()),
             ("leeann_7", "min_throws.py")
         );
+        let c = CanvasName::of("leeann_late_7_8_min_throws.py").unwrap();
+        assert_eq!(c.student, "leeann_7");
         let c = CanvasName::of("leeann_7_8_min_throws.py.txt").unwrap();
         assert_eq!(c.original, "min_throws.py.txt");
         for not in [
