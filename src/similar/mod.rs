@@ -228,6 +228,56 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
         .iter()
         .map(|n| text_hash(n.as_bytes()))
         .collect();
+    let (owner_of, owners) = owners_of(&sources);
+    let starter = starter_prints(course, &entry);
+    let mut documents = prepare_all(sources, &entry, threads);
+    for (d, owner) in documents.iter_mut().zip(owner_of) {
+        d.owner = owner;
+        let g = group_of(d.source.language);
+        let mut set: Vec<u64> = d
+            .prints
+            .iter()
+            .map(|p| p.hash)
+            .filter(|h| !starter.contains(&(g, *h)))
+            .collect();
+        set.sort_unstable();
+        set.dedup();
+        d.set = set;
+    }
+    let (weights, scored) = score_documents(&documents);
+    let best = best_per_owners(&documents, scored);
+    let mut analysis = Analysis {
+        documents,
+        findings: Vec::new(),
+        owners,
+        weights,
+    };
+    let mut findings: Vec<Finding> = best
+        .into_values()
+        .map(|s| Finding {
+            a: s.a,
+            b: s.b,
+            score: s.score,
+        })
+        .collect();
+    findings.sort_by(|x, y| {
+        y.score.total_cmp(&x.score).then_with(|| {
+            let name = |f: &Finding| {
+                (
+                    analysis.owners[analysis.documents[f.a].owner].0.clone(),
+                    analysis.owners[analysis.documents[f.b].owner].0.clone(),
+                )
+            };
+            name(x).cmp(&name(y))
+        })
+    });
+    analysis.findings = findings;
+    analysis
+}
+
+/// Each source's owner (an index), and the owners' names, each with
+/// whether it is an archive file.
+fn owners_of(sources: &[Source]) -> (Vec<usize>, Vec<(String, bool)>) {
     let mut owner_ids: HashMap<(bool, String), usize> = HashMap::new();
     let mut owners: Vec<(String, bool)> = Vec::new();
     let owner_of: Vec<usize> = sources
@@ -240,7 +290,12 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
             })
         })
         .collect();
-    let starter: HashSet<(u8, u64)> = course
+    (owner_of, owners)
+}
+
+/// The starter code's fingerprints, with their language group.
+fn starter_prints(course: &Course, entry: &HashSet<u64>) -> HashSet<(u8, u64)> {
+    course
         .starter
         .iter()
         .flat_map(|(lang, text)| {
@@ -268,21 +323,12 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
             );
             d.prints.into_iter().map(move |p| (group_of(*lang), p.hash))
         })
-        .collect();
-    let mut documents = prepare_all(sources, &entry, threads);
-    for (d, owner) in documents.iter_mut().zip(owner_of) {
-        d.owner = owner;
-        let g = group_of(d.source.language);
-        let mut set: Vec<u64> = d
-            .prints
-            .iter()
-            .map(|p| p.hash)
-            .filter(|h| !starter.contains(&(g, *h)))
-            .collect();
-        set.sort_unstable();
-        set.dedup();
-        d.set = set;
-    }
+        .collect()
+}
+
+/// Each language group's weights, and every candidate pair of documents
+/// scored.
+fn score_documents(documents: &[Document]) -> (HashMap<u8, Weights>, Vec<score::Scored>) {
     let weights = {
         let entries: Vec<Entry<'_>> = documents
             .iter()
@@ -315,8 +361,15 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
         })
         .collect();
     let scored = score::scored_pairs(&entries, &weights);
-    drop(entries);
-    // The best pair of files for each pair of owners.
+    (weights, scored)
+}
+
+/// The best pair of files for each pair of owners, a student's file first
+/// and an archive file second.
+fn best_per_owners(
+    documents: &[Document],
+    scored: Vec<score::Scored>,
+) -> HashMap<(usize, usize), score::Scored> {
     let mut best: HashMap<(usize, usize), score::Scored> = HashMap::new();
     for s in scored {
         let (mut a, mut b) = (s.a, s.b);
@@ -338,33 +391,7 @@ pub(crate) fn analyse(sources: Vec<Source>, course: &Course, threads: usize) -> 
             };
         }
     }
-    let mut analysis = Analysis {
-        documents,
-        findings: Vec::new(),
-        owners,
-        weights,
-    };
-    let mut findings: Vec<Finding> = best
-        .into_values()
-        .map(|s| Finding {
-            a: s.a,
-            b: s.b,
-            score: s.score,
-        })
-        .collect();
-    findings.sort_by(|x, y| {
-        y.score.total_cmp(&x.score).then_with(|| {
-            let name = |f: &Finding| {
-                (
-                    analysis.owners[analysis.documents[f.a].owner].0.clone(),
-                    analysis.owners[analysis.documents[f.b].owner].0.clone(),
-                )
-            };
-            name(x).cmp(&name(y))
-        })
-    });
-    analysis.findings = findings;
-    analysis
+    best
 }
 
 impl Analysis {

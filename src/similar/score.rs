@@ -123,8 +123,9 @@ impl std::hash::Hasher for MixHasher {
 
 pub(crate) type Mixed = std::hash::BuildHasherDefault<MixHasher>;
 
-/// Every candidate pair's score.
-pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>) -> Vec<Scored> {
+/// The inverted index: each fingerprint of each language group to the
+/// entries that hold it, in order.
+fn postings(entries: &[Entry<'_>]) -> HashMap<(u8, u64), Vec<u32>, Mixed> {
     let mut postings: HashMap<(u8, u64), Vec<u32>, Mixed> = HashMap::default();
     for (i, e) in entries.iter().enumerate() {
         for &h in e.set {
@@ -134,9 +135,15 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
                 .push(u32::try_from(i).unwrap_or(u32::MAX));
         }
     }
-    let cap = rarity_cap(postings.values().map(Vec::len));
-    let all_listed = postings.values().all(|l| l.len() <= cap);
-    // Each file's fingerprints' weights, beside its sorted set.
+    postings
+}
+
+/// Each file's fingerprints' weights, beside its sorted set; and each
+/// file's own weight (its shared and novel fingerprints').
+fn weighed_and_norms(
+    entries: &[Entry<'_>],
+    weights: &HashMap<u8, Weights>,
+) -> (Vec<Vec<f64>>, Vec<f64>) {
     let weighed: Vec<Vec<f64>> = entries
         .iter()
         .map(|e| match weights.get(&e.group) {
@@ -158,6 +165,15 @@ pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>
             None => 0.0,
         })
         .collect();
+    (weighed, norms)
+}
+
+/// Every candidate pair's score.
+pub(crate) fn scored_pairs(entries: &[Entry<'_>], weights: &HashMap<u8, Weights>) -> Vec<Scored> {
+    let postings = postings(entries);
+    let cap = rarity_cap(postings.values().map(Vec::len));
+    let all_listed = postings.values().all(|l| l.len() <= cap);
+    let (weighed, norms) = weighed_and_norms(entries, weights);
     // For each file `a`, the weight it shares in rare fingerprints with
     // each later file `b`, summed in one dense row: a lower bound of what
     // the pair shares in all.
