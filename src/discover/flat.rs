@@ -149,73 +149,12 @@ pub(super) fn canvas_layout(entries: &mut Vec<Entry>, wanted: &Wanted<'_>) {
 fn one_row(student: String, mut files: Vec<(Entry, CanvasName)>, wanted: &Wanted<'_>) -> Entry {
     // The latest upload first, so it is graded when two carry the name.
     files.sort_by_key(|f| std::cmp::Reverse(f.1.file_id));
-    let source = |i: &usize| files[*i].0.sub.file.is_some();
-    let indices: Vec<usize> = (0..files.len()).collect();
-    let named = |exact: bool| {
-        wanted.names.iter().find_map(|w| {
-            indices.iter().copied().filter(source).find(|&i| {
-                let o = &files[i].1.original;
-                if exact {
-                    o == w
-                } else {
-                    o.eq_ignore_ascii_case(w)
-                }
-            })
-        })
-    };
-    let sources: Vec<usize> = indices.iter().copied().filter(source).collect();
+    let sources: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].0.sub.file.is_some())
+        .collect();
     let mut warnings = Vec::new();
-    let chosen = named(true).or_else(|| named(false)).or_else(|| {
-        let defining: Vec<usize> = if sources.len() == 1 {
-            sources.clone()
-        } else {
-            sources
-                .iter()
-                .copied()
-                .filter(|&i| {
-                    files[i]
-                        .0
-                        .sub
-                        .file
-                        .as_ref()
-                        .is_some_and(|p| kinds::defines(p, wanted))
-                })
-                .collect()
-        };
-        let [one] = defining.as_slice() else {
-            return None;
-        };
-        warnings.push(format!(
-            "graded `{}`: the file should be named {}",
-            files[*one].0.name,
-            wanted.named()
-        ));
-        Some(*one)
-    });
-    let names: Vec<&str> = files.iter().map(|(e, _)| e.name.as_str()).collect();
-    let Some(chosen) = chosen else {
-        let mut sub = Submission::empty(&student);
-        sub.problem = Some(if sources.is_empty() {
-            kinds::submitted(&names, wanted)
-        } else {
-            format!(
-                "submitted {} {} files ({}) and none is named {} or is the one that defines the functions; rename the one to grade",
-                sources.len(),
-                wanted.kinds,
-                sources
-                    .iter()
-                    .map(|&i| format!("`{}`", files[i].0.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                wanted.named()
-            )
-        });
-        return Entry {
-            name: names.first().copied().unwrap_or_default().to_owned(),
-            stem: student,
-            sub,
-            flat: true,
-        };
+    let Some(chosen) = chosen_upload(&files, &sources, wanted, &mut warnings) else {
+        return nothing_graded(student, &files, &sources, wanted);
     };
     let graded = files[chosen].0.name.clone();
     for (i, (e, c)) in files.iter().enumerate() {
@@ -240,6 +179,89 @@ fn one_row(student: String, mut files: Vec<(Entry, CanvasName)>, wanted: &Wanted
     entry.sub.warnings.extend(warnings);
     entry.stem = student;
     entry
+}
+
+/// Which of a student's uploads (`sources`: those that are source files)
+/// is graded: the one named as wanted (exactly, then in any case), else
+/// the only one, or the only one that defines the functions (warned of).
+fn chosen_upload(
+    files: &[(Entry, CanvasName)],
+    sources: &[usize],
+    wanted: &Wanted<'_>,
+    warnings: &mut Vec<String>,
+) -> Option<usize> {
+    let named = |exact: bool| {
+        wanted.names.iter().find_map(|w| {
+            sources.iter().copied().find(|&i| {
+                let o = &files[i].1.original;
+                if exact {
+                    o == w
+                } else {
+                    o.eq_ignore_ascii_case(w)
+                }
+            })
+        })
+    };
+    named(true).or_else(|| named(false)).or_else(|| {
+        let defining: Vec<usize> = if sources.len() == 1 {
+            sources.to_vec()
+        } else {
+            sources
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    files[i]
+                        .0
+                        .sub
+                        .file
+                        .as_ref()
+                        .is_some_and(|p| kinds::defines(p, wanted))
+                })
+                .collect()
+        };
+        let [one] = defining.as_slice() else {
+            return None;
+        };
+        warnings.push(format!(
+            "graded `{}`: the file should be named {}",
+            files[*one].0.name,
+            wanted.named()
+        ));
+        Some(*one)
+    })
+}
+
+/// The row of a student none of whose uploads can be graded, saying what
+/// they submitted.
+fn nothing_graded(
+    student: String,
+    files: &[(Entry, CanvasName)],
+    sources: &[usize],
+    wanted: &Wanted<'_>,
+) -> Entry {
+    let names: Vec<&str> = files.iter().map(|(e, _)| e.name.as_str()).collect();
+    let mut sub = Submission::empty(&student);
+    sub.problem = Some(if sources.is_empty() {
+        kinds::submitted(&names, wanted)
+    } else {
+        format!(
+            "submitted {} {} files ({}) and none is named {} or is the one that defines the functions; rename the one to grade",
+            sources.len(),
+            wanted.kinds,
+            sources
+                .iter()
+                .map(|&i| format!("`{}`", files[i].0.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+            wanted.named()
+        )
+    });
+    Entry {
+        name: names.first().copied().unwrap_or_default().to_owned(),
+        stem: student,
+        sub,
+        flat: true,
+    }
 }
 
 /// The older Canvas names without ids (`alice_salbLLfunctions.py`): the

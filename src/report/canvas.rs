@@ -163,21 +163,7 @@ impl Gradebook {
             source,
         };
         let mut records = reader.records();
-        let header: Vec<String> = loop {
-            match records.next() {
-                None => {
-                    return Err(GradebookError::Header {
-                        path: path.to_owned(),
-                    });
-                }
-                Some(r) => {
-                    let r = r.map_err(csv_err)?;
-                    if !blank(&r) {
-                        break r.iter().map(str::to_owned).collect();
-                    }
-                }
-            }
-        };
+        let header = header_row(&mut records, path)?;
         let layout = Layout::of(&header).ok_or_else(|| GradebookError::Header {
             path: path.to_owned(),
         })?;
@@ -318,6 +304,25 @@ impl Layout {
             section: next,
         })
     }
+}
+
+/// The first row of an export that is not blank: its header.
+fn header_row(
+    records: &mut csv::StringRecordsIter<'_, &[u8]>,
+    path: &str,
+) -> Result<Vec<String>, GradebookError> {
+    for r in records {
+        let r = r.map_err(|source| GradebookError::Csv {
+            path: path.to_owned(),
+            source,
+        })?;
+        if !blank(&r) {
+            return Ok(r.iter().map(str::to_owned).collect());
+        }
+    }
+    Err(GradebookError::Header {
+        path: path.to_owned(),
+    })
 }
 
 /// Canvas's choice between `;` and `,`: the one that splits the first
@@ -486,37 +491,8 @@ pub(crate) fn render(
         }
     }
     let path = &gradebook.path;
-    for (s, n) in &unmatched {
-        let why = if *n == 0 {
-            match canvas_user_id(&s.student) {
-                Some(uid) => format!("no student with Canvas ID {uid}"),
-                None => format!(
-                    "no student whose ID, SIS Login ID or SIS User ID is `{}`",
-                    s.student
-                ),
-            }
-        } else {
-            format!("{n} students match it")
-        };
-        warnings.push(format!(
-            "`{}` (score {}) is not in the import: the gradebook `{path}` has {why}; enter the score by hand",
-            s.student,
-            points(s.score)
-        ));
-    }
-    if let Some(first) = report.students.first() {
-        if let Some(pp) = gradebook.points_possible {
-            if cents(pp) != cents(first.max_score) {
-                warnings.push(format!(
-                    "the Canvas assignment `{}` is out of {} points, salgrade's scores out of {}: set its points possible to {} in Canvas, or its percentages will be wrong",
-                    gradebook.column,
-                    points(pp),
-                    points(first.max_score),
-                    points(first.max_score)
-                ));
-            }
-        }
-    }
+    warnings.extend(unmatched_warnings(&unmatched, path));
+    warnings.extend(points_possible_warning(report, gradebook));
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut head = gradebook.header.clone();
     head.push(gradebook.column.clone());
@@ -570,6 +546,48 @@ pub(crate) fn render(
     Ok(Import {
         bytes: w.into_inner()?,
         warnings,
+    })
+}
+
+/// What to say of each submission no student of the gradebook matches
+/// (`n`: how many did).
+fn unmatched_warnings(unmatched: &[(&super::StudentReport, usize)], path: &str) -> Vec<String> {
+    unmatched
+        .iter()
+        .map(|(s, n)| {
+            let why = if *n == 0 {
+                match canvas_user_id(&s.student) {
+                    Some(uid) => format!("no student with Canvas ID {uid}"),
+                    None => format!(
+                        "no student whose ID, SIS Login ID or SIS User ID is `{}`",
+                        s.student
+                    ),
+                }
+            } else {
+                format!("{n} students match it")
+            };
+            format!(
+                "`{}` (score {}) is not in the import: the gradebook `{path}` has {why}; enter the score by hand",
+                s.student,
+                points(s.score)
+            )
+        })
+        .collect()
+}
+
+/// A warning when the Canvas assignment is out of other points than
+/// salgrade's scores.
+fn points_possible_warning(report: &Report, gradebook: &Gradebook) -> Option<String> {
+    let first = report.students.first()?;
+    let pp = gradebook.points_possible?;
+    (cents(pp) != cents(first.max_score)).then(|| {
+        format!(
+            "the Canvas assignment `{}` is out of {} points, salgrade's scores out of {}: set its points possible to {} in Canvas, or its percentages will be wrong",
+            gradebook.column,
+            points(pp),
+            points(first.max_score),
+            points(first.max_score)
+        )
     })
 }
 
