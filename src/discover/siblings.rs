@@ -22,11 +22,16 @@ const LISTED: [&str; 7] = [".py", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx"];
 
 /// The regular source and header files in `file`'s folder other than
 /// `file`, by name; symbolic links and hidden files are left out.
+///
+/// The folder is the one Python would put first on `sys.path` for
+/// `python3 FILE`: the file's own folder (`.` for a bare name such as
+/// `solution.py`, whose parent is the empty path), and for a symbolic link
+/// the folder of the file it names.
 pub(crate) fn beside(file: &Path) -> Vec<PathBuf> {
-    let Some(dir) = file.parent() else {
+    let Some((dir, graded)) = home_of(file) else {
         return Vec::new();
     };
-    let Ok(read) = std::fs::read_dir(dir) else {
+    let Ok(read) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
     let mut found: Vec<PathBuf> = read
@@ -37,10 +42,28 @@ pub(crate) fn beside(file: &Path) -> Vec<PathBuf> {
             !super::hidden(&name) && LISTED.iter().any(|ext| name.ends_with(ext))
         })
         .map(|e| e.path())
-        .filter(|p| p.file_name() != file.file_name())
+        .filter(|p| p.file_name() != Some(graded.as_os_str()))
         .collect();
     found.sort();
     found
+}
+
+/// The folder `file` is in and its name there: a symbolic link's target's,
+/// else its own, with an empty parent read as `.`.
+fn home_of(file: &Path) -> Option<(PathBuf, std::ffi::OsString)> {
+    let real;
+    let file = if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()) {
+        real = std::fs::canonicalize(file).ok()?;
+        real.as_path()
+    } else {
+        file
+    };
+    let name = file.file_name()?.to_owned();
+    let dir = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    Some((dir, name))
 }
 
 #[cfg(test)]
@@ -68,5 +91,34 @@ mod tests {
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, ["helpers.py", "util.h"]);
+    }
+
+    fn names(file: &Path) -> Vec<String> {
+        beside(file)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_bare_file_name_is_in_the_working_folder_and_a_link_in_its_targets() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().canonicalize().unwrap();
+        std::fs::create_dir(d.join("real")).unwrap();
+        std::fs::write(d.join("real/solution.py"), "").unwrap();
+        std::fs::write(d.join("real/grid.py"), "").unwrap();
+        std::fs::create_dir(d.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(d.join("real/solution.py"), d.join("elsewhere/solution.py"))
+            .unwrap();
+        // `..` and a link: the helpers beside the file the link names.
+        let via_dots = d.join("elsewhere/../real/solution.py");
+        assert_eq!(names(&via_dots), ["grid.py"]);
+        assert_eq!(names(&d.join("elsewhere/solution.py")), ["grid.py"]);
+        // The empty parent of a bare name is the working folder, `.` (the
+        // command-line test runs `check solution.py` in the folder).
+        assert_eq!(
+            home_of(Path::new("solution.py")),
+            Some((PathBuf::from("."), "solution.py".into()))
+        );
     }
 }

@@ -307,3 +307,36 @@ fn a_lone_surrogate_is_a_wrong_type_not_a_dead_process() {
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0].1, "wrong_type", "{failed:?}");
 }
+
+/// A 909 solution that imports its own helper module, `grid.py`.
+const USES_A_HELPER: &str = "from grid import flatten\n\nclass Solution:\n    def snakesAndLadders(self, board):\n        jumps = flatten(board)\n        end = len(board) ** 2\n        seen, level, moves = {1}, [1], 0\n        while level:\n            if end in seen:\n                return moves\n            moves += 1\n            nxt = []\n            for here in level:\n                for roll in range(1, 7):\n                    there = here + roll\n                    if there > end:\n                        break\n                    if jumps[there] != -1:\n                        there = jumps[there]\n                    if there not in seen:\n                        seen.add(there)\n                        nxt.append(there)\n            level = nxt\n        return -1\n";
+const HELPER: &str = "def flatten(board):\n    jumps = [-1]\n    for k, row in enumerate(board[::-1]):\n        jumps += row if k % 2 == 0 else row[::-1]\n    return jumps\n";
+
+#[test]
+fn helpers_beside_the_file_are_found_however_the_file_is_named() {
+    let t = tempfile::tempdir().unwrap();
+    let me = t.path().join("me");
+    std::fs::create_dir(&me).unwrap();
+    std::fs::write(me.join("solution.py"), USES_A_HELPER).unwrap();
+    std::fs::write(me.join("grid.py"), HELPER).unwrap();
+    let other = t.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::os::unix::fs::symlink(me.join("solution.py"), other.join("solution.py")).unwrap();
+    // In the student's own folder (the most common way, and the Classroom
+    // workflow's), from a folder beside it, and through a symbolic link.
+    for (cwd, file) in [
+        (&me, "solution.py"),
+        (&me, "./solution.py"),
+        (&other, "../me/solution.py"),
+        (&other, "solution.py"),
+    ] {
+        let out = salgrade()
+            .current_dir(cwd)
+            .args(["check", "--cases", "2", "--shrink-ms", "0", file])
+            .output()
+            .unwrap();
+        let text = stdout_of(&out);
+        assert_eq!(out.status.code(), Some(0), "{file} in {cwd:?}: {text}");
+        assert!(text.contains("All cases pass."), "{file}: {text}");
+    }
+}
