@@ -257,9 +257,9 @@ pub(crate) struct GradeArgs {
     #[arg(long, short = 'j', env = "SALGRADE_JOBS",
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
-    /// The report format (default `table`); `gradescope` and `classroom` need a folder holding exactly one submission.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// The report format; default: the one `-o`'s extension names (`.csv`, `.json`, `.html`, `.md`, `.xml` for JUnit, `.txt` for the table), else `table`. A format another extension names is refused. `gradescope` and `classroom` need a folder holding exactly one submission.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload), `generic` (identifier, total, one column per function) or `canvas` (a Canvas gradebook import, with `--roster` and `--canvas-assignment`).
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
@@ -313,9 +313,9 @@ pub(crate) struct MergeArgs {
     /// The `report.json` files of the shards (`grade --shard K/N` writes one in its `--out-dir`).
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
-    /// The report format (default `table`); `gradescope` and `classroom` need exactly one student in all.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// The report format; default: the one `-o`'s extension names (`.csv`, `.json`, `.html`, `.md`, `.xml` for JUnit, `.txt` for the table), else `table`. A format another extension names is refused. `gradescope` and `classroom` need exactly one student in all.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// The columns of `--format csv`: `salgrade` (default), `markus`, `generic` or `canvas`.
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
@@ -423,9 +423,12 @@ pub(crate) struct GenArgs {
     /// An assignment option, `KEY=VALUE`, repeatable (a48: `reading=counts|separate|either`).
     #[arg(long = "option", short = 'O', value_name = "KEY=VALUE")]
     pub options: Vec<String>,
-    /// Write the case file here instead of stdout.
+    /// Write the case file (JSON) here instead of stdout; a name with another format's extension (`.csv`, `.html`...) is refused.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Keep only this case (repeatable; `whowins/r012`, as a report names it): a case file `salgrade ref --board` takes whole. Give the run's `--seed`, `--cases` and `--option`s.
+    #[arg(long = "case", value_name = "ID")]
+    pub only: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -434,7 +437,7 @@ pub(crate) struct RefArgs {
     pub assignment: AssignmentArg,
     /// The question to answer (`salgrade assignments` lists each assignment's).
     pub question: String,
-    /// A board file, in the form the assignment's case files use for its board (a48: `{"squares": 16, "snadders": [[2, 11], [10, 7]]}`).
+    /// A board file, in the form the assignment's case files use for its board (a48: `{"squares": 16, "snadders": [[2, 11], [10, 7]]}`), or a case file (`check`'s `counterexample-*.json`, `gen`'s output with `--case ID`), whose assignment, options and step sizes are used.
     #[arg(
         long,
         value_name = "FILE",
@@ -445,7 +448,10 @@ pub(crate) struct RefArgs {
     /// The board as JSON on the command line.
     #[arg(long, value_name = "JSON")]
     pub board_json: Option<String>,
-    /// The question's arguments (a48: one step size for willfinish, finish-time and walk, two for whowins).
+    /// The case to ask about when `--board` is a case file with several (`salgrade gen` writes them; `whowins/r012`).
+    #[arg(long = "case", value_name = "ID")]
+    pub case: Option<String>,
+    /// The question's arguments (a48: one step size for willfinish, finish-time and walk, two for whowins); default: a case's own.
     pub args: Vec<u64>,
     /// An assignment option, `KEY=VALUE`, repeatable (a48: `reading=...`; default `either` prints every accepted answer).
     #[arg(long = "option", short = 'O', value_name = "KEY=VALUE")]

@@ -33,6 +33,60 @@ use crate::report::StudentReport;
 struct Header {
     salgrade_journal: u32,
     fingerprint: String,
+    /// Each setting's own fingerprint (the version as it is), so a journal
+    /// of other settings can say which differ. Journals written before
+    /// have none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    settings: BTreeMap<String, String>,
+}
+
+/// What a run's results depend on: one fingerprint of it all, which every
+/// entry's checksum is made with, and each setting's own (`cases`,
+/// `rubric`, `limits`, and `version` as it is), to name what differs.
+#[derive(Debug, Clone)]
+pub(crate) struct RunSettings {
+    pub whole: String,
+    pub parts: BTreeMap<String, String>,
+}
+
+/// A setting of [`RunSettings::parts`] in words, for a journal that differs.
+fn setting_words(key: &str) -> &str {
+    match key {
+        "cases" => "cases (the seed, `--cases`, an `--option`, or the case file)",
+        "rubric" => "rubric",
+        "limits" => {
+            "limits (`--timeout-floor-ms`, `--timeout-multiplier`, `--wall-floor-ms`, `--memory-mb`, `--cpu-seconds`, `--file-size-mb` or `--output-cap`)"
+        }
+        "version" => "salgrade version",
+        other => other,
+    }
+}
+
+/// Why a journal's header does not fit `now`, naming each setting that
+/// differs where the header says them.
+fn differences(header: &Header, now: &RunSettings) -> String {
+    if header.salgrade_journal != VERSION {
+        return format!(
+            "in journal format {} (this salgrade writes format {VERSION})",
+            header.salgrade_journal
+        );
+    }
+    if header.settings.is_empty() {
+        return "with other settings (cases, rubric, limits or salgrade version)".to_owned();
+    }
+    let differ: Vec<String> = now
+        .parts
+        .iter()
+        .filter(|(k, v)| header.settings.get(*k) != Some(*v))
+        .map(|(k, v)| match (k.as_str(), header.settings.get(k)) {
+            ("version", Some(then)) => format!("salgrade version ({then} then, {v} now)"),
+            _ => setting_words(k).to_owned(),
+        })
+        .collect();
+    if differ.is_empty() {
+        return "with other settings".to_owned();
+    }
+    format!("with other {}", crate::words::and_list(&differ))
 }
 
 /// The journal format this salgrade writes and reads.
@@ -126,9 +180,10 @@ impl Journal {
     /// and kept, and the others named.
     pub(crate) fn open(
         dir: &Path,
-        fingerprint: &str,
+        settings: &RunSettings,
         resume: bool,
     ) -> anyhow::Result<(Journal, Read)> {
+        let fingerprint = settings.whole.as_str();
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output folder `{}`", dir.display()))?;
         let path = path_in(dir);
@@ -138,12 +193,13 @@ impl Journal {
         };
         let header = header_of(&path)?;
         let Some(header) = header.filter(|_| resume) else {
-            return Ok((Journal::create(&path, fingerprint)?, read));
+            return Ok((Journal::create(&path, settings)?, read));
         };
         if header.salgrade_journal != VERSION || header.fingerprint != fingerprint {
             bail!(
-                "journal `{}` was written with other settings (cases, rubric, limits or salgrade version); rerun without `--resume` to start over",
-                path.display()
+                "journal `{}` was written {} than this run; rerun with the settings it was written with to resume it, or without `--resume` to start over",
+                path.display(),
+                differences(&header, settings)
             );
         }
         let bytes = std::fs::read(&path)
@@ -173,14 +229,15 @@ impl Journal {
             }
         }
         // Rewrite the kept entries so a dropped line does not linger.
-        let mut j = Journal::create(&path, fingerprint)?;
+        let mut j = Journal::create(&path, settings)?;
         for e in read.entries.values() {
             j.append(&e.report, &e.submission_hash)?;
         }
         Ok((j, read))
     }
 
-    fn create(path: &Path, fingerprint: &str) -> anyhow::Result<Journal> {
+    fn create(path: &Path, settings: &RunSettings) -> anyhow::Result<Journal> {
+        let fingerprint = settings.whole.as_str();
         let tmp = path.with_extension("jsonl.tmp");
         {
             let mut f = File::create(&tmp)
@@ -188,6 +245,7 @@ impl Journal {
             let header = Header {
                 salgrade_journal: VERSION,
                 fingerprint: fingerprint.to_owned(),
+                settings: settings.parts.clone(),
             };
             writeln!(f, "{}", serde_json::to_string(&header)?)?;
             f.sync_all()?;
@@ -324,15 +382,64 @@ pub(crate) fn split(
 mod tests {
     use super::*;
 
+    /// Settings fingerprinted `whole`, with no parts.
+    fn plain(whole: &str) -> RunSettings {
+        RunSettings {
+            whole: whole.to_owned(),
+            parts: BTreeMap::new(),
+        }
+    }
+
+    fn settings(cases: &str, limits: &str, version: &str) -> RunSettings {
+        let parts: BTreeMap<String, String> = [
+            ("cases", cases),
+            ("rubric", "r"),
+            ("limits", limits),
+            ("version", version),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        RunSettings {
+            whole: format!("{cases}{limits}{version}"),
+            parts,
+        }
+    }
+
+    #[test]
+    fn a_journal_of_other_settings_names_the_ones_that_differ() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Journal::open(dir.path(), &settings("c1", "l1", "0.1.0"), false).unwrap());
+        let e = Journal::open(dir.path(), &settings("c2", "l1", "0.1.0"), true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("was written with other cases (the seed") && !e.contains("rubric"),
+            "{e}"
+        );
+        let e = Journal::open(dir.path(), &settings("c1", "l2", "0.2.0"), true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("with other limits (")
+                && e.contains("salgrade version (0.1.0 then, 0.2.0 now)"),
+            "{e}"
+        );
+        // The same settings resume.
+        assert!(Journal::open(dir.path(), &settings("c1", "l1", "0.1.0"), true).is_ok());
+    }
+
     #[test]
     fn lines_without_a_valid_checksum_or_cut_short_are_named() {
         let dir = tempfile::tempdir().unwrap();
-        drop(Journal::open(dir.path(), "fp", false).unwrap());
+        drop(Journal::open(dir.path(), &plain("fp"), false).unwrap());
         let path = path_in(dir.path());
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("{\"student\":\"x\"}\n0123456789abcdef {\"student\":\"y\"}\n{\"stud");
         std::fs::write(&path, text).unwrap();
-        let (_, read) = Journal::open(dir.path(), "fp", true).unwrap();
+        let (_, read) = Journal::open(dir.path(), &plain("fp"), true).unwrap();
         assert!(read.entries.is_empty());
         assert_eq!(read.dropped.len(), 3, "{:?}", read.dropped);
         assert!(read.dropped[0].starts_with("journal line 2: no checksum"));
@@ -343,7 +450,7 @@ mod tests {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("{not json at all\n0123456789abcdef {\"submission_hash\":\"1\",\"student\":\"bob\",\"sc");
         std::fs::write(&path, text).unwrap();
-        let (_, read) = Journal::open(dir.path(), "fp", true).unwrap();
+        let (_, read) = Journal::open(dir.path(), &plain("fp"), true).unwrap();
         assert_eq!(read.dropped.len(), 2, "{:?}", read.dropped);
         assert!(
             read.dropped[0].contains("it is not JSON"),

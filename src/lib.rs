@@ -22,6 +22,7 @@ mod figure;
 mod fingerprint;
 mod grading;
 mod infer;
+mod input;
 mod journal;
 mod mistakes;
 mod outcome;
@@ -35,6 +36,7 @@ mod runner;
 mod secrets;
 mod shown;
 mod similar;
+mod terminal;
 mod verdict;
 mod words;
 
@@ -78,11 +80,22 @@ pub fn run() -> ExitCode {
         // handler tears the sandboxes down; the handler exits with the
         // signal's code once every student process is gone.
         Err(_) if runner::interrupted() => runner::wait_for_interrupt_exit(),
+        // The reader of a pipe went away (`salgrade gen | head -1`): it has
+        // what it wanted, which is no error of anyone's; exit quietly.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&e));
             ExitCode::from(SETUP_ERROR)
         }
     }
+}
+
+/// Whether `e` is a write to a pipe whose reader has closed it.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes on one line.

@@ -7,6 +7,10 @@
 //! atomic on POSIX filesystems). A run that fails, or is interrupted, drops
 //! the temporary file and leaves the previous file exactly as it was.
 //!
+//! A signal (Ctrl-C, a CI cancel) ends the process without running drops:
+//! the interrupt handler calls [`remove_unfinished`], which removes every
+//! temporary file not yet committed, so none is left beside its target.
+//!
 //! A target that exists and is not a regular file (`/dev/null`,
 //! `/dev/stdout`, a FIFO) is written in place instead: renaming a file onto
 //! it would replace the device itself. A symbolic link to a regular file is
@@ -44,6 +48,35 @@ pub(crate) struct AtomicFile {
     target: PathBuf,
     /// `None`: the target is not a regular file, and is written in place.
     tmp: Option<NamedTempFile>,
+}
+
+/// The temporary files of the [`AtomicFile`]s not yet committed or
+/// dropped, for [`remove_unfinished`].
+static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary file not yet committed: called as the process
+/// ends on a signal, when no drop runs. Later commits of those files fail,
+/// which is right: the process is ending.
+pub(crate) fn remove_unfinished() {
+    for path in unfinished().drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Committed (`tmp` taken) or not, the file is no longer pending; an
+        // uncommitted one is removed by `NamedTempFile`'s own drop.
+        if let Some(tmp) = &self.tmp {
+            unfinished().retain(|p| p != tmp.path());
+        }
+    }
 }
 
 impl AtomicFile {
@@ -84,6 +117,7 @@ impl AtomicFile {
                 path: target.to_owned(),
                 source,
             })?;
+        unfinished().push(tmp.path().to_owned());
         Ok(AtomicFile {
             target: target.to_owned(),
             tmp: Some(tmp),
@@ -92,17 +126,30 @@ impl AtomicFile {
 
     /// Writes `bytes`, syncs them, and renames the file into place (or
     /// writes them in place, when the target is not a regular file).
-    pub(crate) fn commit(self, bytes: &[u8]) -> Result<(), OutputError> {
+    pub(crate) fn commit(mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        let target = self.target.clone();
         let write_err = |source| OutputError::Write {
-            path: self.target.clone(),
+            path: target.clone(),
             source,
         };
-        let Some(mut tmp) = self.tmp else {
+        let Some(tmp) = self.tmp.take() else {
             let mut device = std::fs::OpenOptions::new()
                 .write(true)
                 .open(&self.target)
                 .map_err(write_err)?;
             return device.write_all(bytes).map_err(write_err);
+        };
+        let pending = tmp.path().to_owned();
+        let done = self.persist(tmp, bytes);
+        unfinished().retain(|p| *p != pending);
+        done
+    }
+
+    /// Writes `bytes` into `tmp`, syncs them, and renames it onto the target.
+    fn persist(&self, mut tmp: NamedTempFile, bytes: &[u8]) -> Result<(), OutputError> {
+        let write_err = |source| OutputError::Write {
+            path: self.target.clone(),
+            source,
         };
         tmp.write_all(bytes).map_err(write_err)?;
         tmp.as_file().sync_all().map_err(write_err)?;

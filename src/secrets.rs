@@ -94,7 +94,7 @@ fn sandbox_name(kind: SandboxKind) -> &'static str {
 /// The seed in a seed file: one number, spaces around it allowed.
 pub(crate) fn read_seed(path: &Path) -> anyhow::Result<u64> {
     use anyhow::Context as _;
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_text(path)
         .with_context(|| format!("cannot read seed file `{}`", path.display()))?;
     text.trim().parse().with_context(|| {
         format!(

@@ -25,6 +25,22 @@ pub(crate) fn code_list<S: AsRef<str>>(names: &[S]) -> String {
         .join(", ")
 }
 
+/// `a`, `a and b`, `a, b and c`.
+pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_owned(),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
 /// `text` with its first letter upper-cased (a hint as a sentence).
 pub(crate) fn capitalise(text: &str) -> String {
     let mut c = text.chars();

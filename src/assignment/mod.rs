@@ -132,6 +132,12 @@ pub(crate) trait Assignment: Sync {
     fn squares(&self, _case: &Case) -> Option<u64> {
         None
     }
+    /// How many squares the case's board has, for words such as "too slow
+    /// for boards of 4,000 squares"; `None` where a case has no board
+    /// (the game's scenarios). Default: [`Assignment::squares`].
+    fn board_squares(&self, case: &Case) -> Option<u64> {
+        self.squares(case)
+    }
     /// A measure of a case's size, for choosing the smallest failing case.
     fn case_size(&self, case: &Case) -> u64;
     /// The case's input described for a person, in one line.

@@ -206,6 +206,17 @@ impl<P: IntProblem> Assignment for Numeric<P> {
         self.input(case).map_or(u64::MAX, |i| self.0.size(&i))
     }
 
+    fn board_squares(&self, case: &Case) -> Option<u64> {
+        // A grid (`[[...], ...]`) has a square per cell; a line, per item.
+        let board = case.input.get(self.0.board_key())?.as_array()?;
+        Some(
+            board
+                .iter()
+                .map(|row| row.as_array().map_or(1, Vec::len) as u64)
+                .sum(),
+        )
+    }
+
     fn describe_input(&self, case: &Case) -> String {
         self.input(case)
             .map_or_else(|| "(unreadable input)".to_owned(), |i| self.0.describe(&i))

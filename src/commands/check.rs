@@ -11,24 +11,17 @@ use salgrade_reference::CaseFile;
 use super::choose::{Audience, Evidence, cases, hidden_cases};
 use super::exit_code;
 use super::grade::{Plan, Untested, assembled, engine_for};
-use super::outputs::{Output, output_folder, student_source};
+use super::outputs::{Git, Output, output_folder, student_source};
 use crate::cli::CheckArgs;
 use crate::discover::{self, Submission};
 use crate::engine;
 use crate::grading::rubric::Rubric;
 use crate::output;
 use crate::report::{self, Report, StudentReport, feedback};
+use crate::runner::Language;
 
 pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
-    if !args.file.is_file() {
-        bail!("`{}` is not a file", args.file.display());
-    }
-    let Some(language) = engine::language_of(&args.file) else {
-        bail!(
-            "`{}` is not a Python (`.py`) or C++ (`.cpp`, `.cc`, `.cxx`) file",
-            args.file.display()
-        );
-    };
+    let language = student_file(&args.file)?;
     let (assignment, case_file) = cases(&args.cases, &Evidence::of_file(&args.file))?;
     let plan = Plan {
         assignment,
@@ -69,7 +62,12 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             if let Some(w) = untested.warning() {
                 eprintln!("warning: {w}");
             }
-            report::render(&report, format, report::csv::CsvLayout::default())?
+            report::render_for(
+                &report,
+                format,
+                report::csv::CsvLayout::default(),
+                Output::Stdout.width(),
+            )?
         }
         None => feedback_text(&report, &args, &untested).into_bytes(),
     };
@@ -77,6 +75,67 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     Ok(exit_code(
         full || args.format.is_some_and(report::Format::exits_zero),
     ))
+}
+
+/// The language of the one student's file `check` and `lint` are given, or
+/// why it cannot be one: it does not exist (naming a file of that name in
+/// another case beside it), it is a folder (`grade` grades those), not a
+/// regular file, a notebook or a renamed copy (`x.py.txt`), or not a
+/// Python or C++ source file at all.
+pub(super) fn student_file(file: &Path) -> anyhow::Result<Language> {
+    let shown = file.display();
+    let meta = match std::fs::metadata(file) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let near = other_case(file)
+                .map(|n| format!(" (there is `{n}`: names are case-sensitive)"))
+                .unwrap_or_default();
+            bail!("`{shown}` does not exist{near}");
+        }
+        Err(e) => bail!("cannot read `{shown}`: {}", discover::io_reason(&e)),
+    };
+    if meta.is_dir() {
+        bail!(
+            "`{shown}` is a folder, not a file: to grade a folder of submissions, run `salgrade grade {shown}`"
+        );
+    }
+    if !meta.is_file() {
+        bail!("`{shown}` is not a regular file");
+    }
+    if let Some(language) = engine::language_of(file) {
+        return Ok(language);
+    }
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.to_ascii_lowercase().ends_with(".ipynb") {
+        bail!(
+            "`{shown}` is a Jupyter notebook, not a Python file: export it as one (`jupyter nbconvert --to script {shown}`, or File > Save and Export Notebook As > Executable Script) and give that"
+        );
+    }
+    if let Some((stem, _)) = name.rsplit_once('.')
+        && engine::language_of(Path::new(stem)).is_some()
+    {
+        bail!(
+            "`{shown}` is not a source file (its name ends in more than `{stem}`): rename it to `{stem}`"
+        );
+    }
+    bail!("`{shown}` is not a Python (`.py`) or C++ (`.cpp`, `.cc`, `.cxx`) file")
+}
+
+/// A file beside `file` whose name differs from its name only in case.
+fn other_case(file: &Path) -> Option<String> {
+    let name = file.file_name()?.to_string_lossy().into_owned();
+    let dir = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.eq_ignore_ascii_case(&name) && *n != name)
 }
 
 /// The feedback on the one student of `report`, the untested functions and
@@ -138,7 +197,7 @@ fn counterexample_files(
     if shown.is_empty() {
         return reruns;
     }
-    if let Err(e) = output_folder(dir, "folder") {
+    if let Err(e) = output_folder(dir, "folder", Git::Ignores) {
         eprintln!("note: the counterexamples were not written to case files: {e:#}");
         return reruns;
     }

@@ -12,7 +12,9 @@ use salgrade_reference::CaseFile;
 
 use super::choose::{Audience, Evidence, cases, cases_origin, hidden_cases};
 use super::exit_code;
-use super::outputs::{Output, check_layout, output_folder, refuse_inside_submissions, rendered};
+use super::outputs::{
+    Git, Output, check_layout, format_for, output_folder, refuse_inside_submissions, rendered,
+};
 use super::pool::{grade_parallel, jobs_for};
 use super::setup::{languages_of, prepared_engine, secret_warnings};
 use crate::assignment::Assignment;
@@ -27,10 +29,11 @@ use crate::report::{self, Report, Settings, StudentReport, coverage, feedback};
 use crate::runner::Language;
 
 pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
+    let format = format_for(args.format, args.output.as_deref())?;
     let plan = Plan::from_args(&args)?;
     let (subs, found_warnings) = discovered(&plan, &args)?;
     refuse_outputs_in_submissions(&args, &subs)?;
-    let outputs = Outputs::open(&args, subs.len())?;
+    let outputs = Outputs::open(&args, format, subs.len())?;
     let languages = languages_of(subs.iter().filter_map(|s| s.file.clone()));
     let engine = engine_for(plan, &args.cases, &args.run, &languages)?;
     let untested = Untested::of(&engine, &args.cases);
@@ -70,7 +73,7 @@ impl Plan {
         let (assignment, case_file) = cases(&args.cases, &Evidence::of_folder(&args.submissions))?;
         let rubric = match &args.rubric {
             Some(p) => {
-                let text = std::fs::read_to_string(p)
+                let text = crate::input::read_text(p)
                     .with_context(|| format!("cannot read rubric `{}`", p.display()))?;
                 Rubric::parse(&text, assignment.functions())
                     .with_context(|| format!("rubric `{}`", p.display()))?
@@ -168,36 +171,49 @@ fn refuse_outputs_in_submissions(args: &GradeArgs, subs: &[Submission]) -> anyho
 /// target) before any grading, so a bad path fails at once, and replaced
 /// only at the end.
 struct Outputs {
+    format: report::Format,
     output: Output,
     roster: Option<super::outputs::Mapping>,
     full_report: AtomicFile,
 }
 
 impl Outputs {
-    fn open(args: &GradeArgs, submissions: usize) -> anyhow::Result<Outputs> {
+    fn open(
+        args: &GradeArgs,
+        format: report::Format,
+        submissions: usize,
+    ) -> anyhow::Result<Outputs> {
         let roster = check_layout(
-            args.format,
+            format,
             args.csv_layout,
             args.roster.as_deref(),
             &args.canvas,
         )?;
-        if args.format.single_submission() && submissions != 1 {
+        if format.single_submission() && submissions != 1 {
             bail!(
                 "`--format {}` reports one submission, but `{}` holds {}; grade a folder holding one, or use `salgrade check FILE --format {}`",
-                args.format.name(),
+                format.name(),
                 args.submissions.display(),
                 submissions,
-                args.format.name()
+                format.name()
             );
         }
         let output = Output::open(args.output.as_deref())?;
         if let Some(dir) = &args.feedback {
-            output_folder(dir, "feedback folder")?;
+            output_folder(dir, "feedback folder", Git::Tracks)?;
             drop(AtomicFile::create(&dir.join("feedback.md"))?);
         }
-        output_folder(&args.out_dir, "output folder")?;
+        // The default folder is working files; one named on purpose may be
+        // meant to be kept (a `report.json` committed with the grades).
+        let git = if args.out_dir.as_os_str() == "salgrade-out" {
+            Git::Ignores
+        } else {
+            Git::Tracks
+        };
+        output_folder(&args.out_dir, "output folder", git)?;
         let full_report = AtomicFile::create(&args.out_dir.join("report.json"))?;
         Ok(Outputs {
+            format,
             output,
             roster,
             full_report,
@@ -211,8 +227,11 @@ impl Outputs {
         if let Some(dir) = &args.feedback {
             let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
             let shown = report.for_students();
+            let mut written = std::collections::BTreeSet::new();
             for s in &shown.students {
-                let path = dir.join(format!("{}.md", discover::file_stem(&s.student)));
+                let name = format!("{}.md", discover::file_stem(&s.student));
+                written.insert(name.clone());
+                let path = dir.join(name);
                 output::write(
                     &path,
                     feedback::render(
@@ -233,20 +252,60 @@ impl Outputs {
                     .as_bytes(),
                 )?;
             }
+            warn_of_other_feedback(dir, &written, args.shard.is_some());
         }
         self.full_report.commit(&report::render(
             report,
             report::Format::Json,
             report::csv::CsvLayout::default(),
         )?)?;
+        let width = self.output.width();
         self.output.write(&rendered(
             report,
-            args.format,
+            self.format,
             args.csv_layout,
             self.roster.as_ref(),
+            width,
         )?)?;
-        Ok(exit_code(all_full || args.format.exits_zero()))
+        Ok(exit_code(all_full || self.format.exits_zero()))
     }
+}
+
+/// Warns when the feedback folder holds feedback files this run did not
+/// write (an earlier run's students, since renamed or gone; another
+/// shard's): they are left alone, but handing the folder out as it is
+/// would send them too.
+fn warn_of_other_feedback(dir: &Path, written: &std::collections::BTreeSet<String>, sharded: bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut others: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md") && n != "feedback.md" && !written.contains(n))
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    others.sort();
+    let shown: Vec<&String> = others.iter().take(5).collect();
+    eprintln!(
+        "warning: the feedback folder `{}` also holds {} feedback file(s) this run did not write ({}{}), {}; they were left as they are: remove them before handing the folder out",
+        dir.display(),
+        others.len(),
+        crate::words::code_list(&shown),
+        if others.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        },
+        if sharded {
+            "another shard's or an earlier run's"
+        } else {
+            "from an earlier run"
+        }
+    );
 }
 
 /// The engine for the plan's cases, once they are within the memory bounds
@@ -390,8 +449,8 @@ impl Resume {
 }
 
 /// What a journal's entries were graded under: a journal of other settings
-/// is not resumed.
-fn run_fingerprint(engine: &Engine, run: &RunArgs) -> String {
+/// is not resumed, and says which differ.
+fn run_fingerprint(engine: &Engine, run: &RunArgs) -> journal::RunSettings {
     let settings = serde_json::json!({
         "cases": &engine.case_file,
         "rubric": &engine.rubric,
@@ -401,7 +460,26 @@ fn run_fingerprint(engine: &Engine, run: &RunArgs) -> String {
         "wall_floor_ms": run.wall_floor_ms,
         "version": env!("CARGO_PKG_VERSION"),
     });
-    fingerprint(&[settings.to_string().as_bytes()])
+    let limits = serde_json::json!({
+        "limits": &engine.runner.limits,
+        "deadline_floor_ms": run.timeout_floor_ms,
+        "multiplier": run.timeout_multiplier,
+        "wall_floor_ms": run.wall_floor_ms,
+    });
+    let hash = |v: &serde_json::Value| fingerprint(&[v.to_string().as_bytes()]);
+    let parts = [
+        ("cases", hash(&serde_json::json!(&engine.case_file))),
+        ("rubric", hash(&serde_json::json!(&engine.rubric))),
+        ("limits", hash(&limits)),
+        ("version", env!("CARGO_PKG_VERSION").to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    journal::RunSettings {
+        whole: hash(&settings),
+        parts,
+    }
 }
 
 /// Every student's report, in discovery order: the journalled ones as they

@@ -15,7 +15,7 @@ pub(crate) fn init(args: InitArgs) -> anyhow::Result<u8> {
         assignment.container_rule().map(|r| r.summary),
     );
     if args.rubric.as_os_str() == "-" {
-        print!("{text}");
+        super::outputs::Output::Stdout.write(text.as_bytes())?;
         return Ok(SUCCESS);
     }
     if args.rubric.exists() && !args.force {

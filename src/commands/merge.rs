@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use anyhow::bail;
 
 use super::exit_code;
-use super::outputs::{Output, check_layout, read_report, rendered};
+use super::outputs::{Output, check_layout, format_for, read_report, rendered};
 use crate::cli::MergeArgs;
 use crate::grading::round2;
 use crate::grading::rubric::PartialCredit;
@@ -14,8 +14,9 @@ use crate::report::{self, StudentReport};
 /// `salgrade merge`: shard reports read, checked against each other and
 /// combined into one report in the format asked for.
 pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
+    let format = format_for(args.format, args.output.as_deref())?;
     let roster = check_layout(
-        args.format,
+        format,
         args.csv_layout,
         args.roster.as_deref(),
         &args.canvas,
@@ -41,21 +42,23 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let report = merged.report;
-    if args.format.single_submission() && report.students.len() != 1 {
+    if format.single_submission() && report.students.len() != 1 {
         bail!(
             "`--format {}` reports one submission, but the reports hold {}",
-            args.format.name(),
+            format.name(),
             report.students.len()
         );
     }
     let all_full = report.students.iter().all(StudentReport::full_marks);
+    let width = output.width();
     output.write(&rendered(
         &report,
-        args.format,
+        format,
         args.csv_layout,
         roster.as_ref(),
+        width,
     )?)?;
-    Ok(exit_code(all_full || args.format.exits_zero()))
+    Ok(exit_code(all_full || format.exits_zero()))
 }
 
 /// Whether a shard's student adds up, as `--resume` checks a journal

@@ -26,6 +26,16 @@ impl Output {
         }
     }
 
+    /// The columns text for a person is laid out in: a terminal's, when
+    /// this is standard output and that is a terminal; else `None` (see
+    /// [`crate::terminal`]).
+    pub(super) fn width(&self) -> Option<usize> {
+        match self {
+            Output::Stdout => crate::terminal::stdout_width(),
+            Output::File(_) => None,
+        }
+    }
+
     pub(super) fn write(self, bytes: &[u8]) -> anyhow::Result<()> {
         match self {
             Output::Stdout => {
@@ -37,6 +47,137 @@ impl Output {
         }
         Ok(())
     }
+}
+
+/// The formats a file name's extension says it holds, the first the one
+/// it is written in when `--format` is not given; `None` for an extension
+/// that names no format salgrade writes.
+fn formats_of_extension(ext: &str) -> Option<&'static [report::Format]> {
+    use report::Format::{
+        Classroom, Csv, Gradescope, Html, Json, Junit, Markdown, Markus, Prairielearn, Table,
+    };
+    Some(match ext {
+        "csv" => &[Csv],
+        "json" => &[Json, Gradescope, Classroom, Prairielearn, Markus],
+        "jsonl" => &[Markus],
+        "html" | "htm" => &[Html],
+        "md" | "markdown" => &[Markdown],
+        "xml" => &[Junit],
+        "txt" | "text" => &[Table, Markdown],
+        _ => return None,
+    })
+}
+
+/// What a file with an extension holds, in words, for messages.
+fn holds(ext: &str) -> &'static str {
+    match ext {
+        "csv" => "CSV",
+        "json" => "JSON",
+        "jsonl" => "JSON lines",
+        "html" | "htm" => "an HTML page",
+        "md" | "markdown" => "Markdown",
+        "xml" => "XML (JUnit)",
+        "txt" | "text" => "plain text",
+        "toml" => "TOML",
+        "xlsx" | "xls" | "ods" => "a spreadsheet",
+        "pdf" => "a PDF",
+        _ => "another format",
+    }
+}
+
+/// `path`'s extension, lower-cased; `None` for stdout (`-`) or none.
+fn extension(path: Option<&Path>) -> Option<String> {
+    let path = path.filter(|p| p.as_os_str() != "-")?;
+    Some(path.extension()?.to_string_lossy().to_ascii_lowercase())
+}
+
+/// The report format: `asked`, or the one `-o`'s extension names (a
+/// `grades.csv` gets CSV, not the terminal's table), else `table`. A format
+/// that contradicts the extension (`--format json -o grades.csv`), or an
+/// extension that names no format when none is asked, is refused with what
+/// to do instead.
+pub(super) fn format_for(
+    asked: Option<report::Format>,
+    output: Option<&Path>,
+) -> anyhow::Result<report::Format> {
+    let ext = extension(output);
+    let shown = || output.map(|p| p.display().to_string()).unwrap_or_default();
+    let names =
+        "table, csv, json, markdown, html, junit, gradescope, classroom, markus, prairielearn";
+    match (asked, ext) {
+        (None, None) => Ok(report::Format::Table),
+        (Some(format), None) => Ok(format),
+        (asked, Some(ext)) => match (asked, formats_of_extension(&ext)) {
+            (None, Some(formats)) => Ok(formats[0]),
+            (None, None) => bail!(
+                "`-o {}`: the extension `.{ext}` names no report format salgrade writes; pass `--format` ({names}), or name the file `.csv`, `.json`, `.html`, `.md`, `.xml` or `.txt`",
+                shown()
+            ),
+            (Some(format), Some(formats)) if !formats.contains(&format) => bail!(
+                "`-o {}` is named as {}, but `--format {}` writes {}; name the file `{}`, or pass `--format {}`",
+                shown(),
+                holds(&ext),
+                format.name(),
+                format_words(format),
+                output
+                    .map(|p| p.with_extension(extension_of(format)).display().to_string())
+                    .unwrap_or_default(),
+                formats[0].name()
+            ),
+            (Some(format), _) => Ok(format),
+        },
+    }
+}
+
+/// What a format writes, in words.
+fn format_words(format: report::Format) -> &'static str {
+    use report::Format::{
+        Classroom, Csv, Gradescope, Html, Json, Junit, Markdown, Markus, Prairielearn, Table,
+    };
+    match format {
+        Table => "the terminal's table",
+        Csv => "CSV",
+        Json | Gradescope | Classroom | Prairielearn => "JSON",
+        Markus => "JSON lines",
+        Markdown => "Markdown",
+        Junit => "JUnit XML",
+        Html => "an HTML page",
+    }
+}
+
+/// The extension a file of `format` is usually named with.
+fn extension_of(format: report::Format) -> &'static str {
+    use report::Format::{
+        Classroom, Csv, Gradescope, Html, Json, Junit, Markdown, Markus, Prairielearn, Table,
+    };
+    match format {
+        Table => "txt",
+        Csv => "csv",
+        Json | Gradescope | Classroom | Prairielearn => "json",
+        Markus => "jsonl",
+        Markdown => "md",
+        Junit => "xml",
+        Html => "html",
+    }
+}
+
+/// Refuses an `-o` for a JSON file (a case file) whose extension names
+/// another format (`gen -o cases.csv`).
+pub(super) fn json_output(output: Option<&Path>, what: &str) -> anyhow::Result<()> {
+    let Some(ext) = extension(output) else {
+        return Ok(());
+    };
+    if ext != "json" && (formats_of_extension(&ext).is_some() || holds(&ext) != "another format") {
+        bail!(
+            "`-o {}` is named as {}, but {what} is JSON; name it `{}`",
+            output.map(|p| p.display().to_string()).unwrap_or_default(),
+            holds(&ext),
+            output
+                .map(|p| p.with_extension("json").display().to_string())
+                .unwrap_or_default()
+        );
+    }
+    Ok(())
 }
 
 /// A `report.json` written by `grade --out-dir`.
@@ -51,16 +192,33 @@ pub(super) fn read_report(path: &Path) -> anyhow::Result<Report> {
     })
 }
 
+/// Whether git should leave an output folder out of commits: salgrade's
+/// working files (the journal, `check`'s counterexamples) are, the
+/// feedback files (which an instructor may well commit) are not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Git {
+    Ignores,
+    Tracks,
+}
+
 /// Creates an output folder and, when salgrade made it (or it is empty),
 /// marks it as salgrade's own, so a later `grade` of the folder around it
-/// skips it instead of grading it as a student. A folder that already held
-/// other files is not marked: it may be anything.
-pub(super) fn output_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+/// skips it instead of grading it as a student; one git should ignore gets
+/// a `.gitignore` of `*` (as Python's `venv` does), so `check` in a
+/// student's repository leaves nothing to commit by mistake. A folder that
+/// already held other files is not marked: it may be anything.
+pub(super) fn output_folder(dir: &Path, what: &str, git: Git) -> anyhow::Result<()> {
     let fresh = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create {what} `{}`", dir.display()))?;
     if fresh {
         output::mark_as_output(dir)?;
+        if git == Git::Ignores {
+            output::write(
+                &dir.join(".gitignore"),
+                b"# salgrade's working files: nothing here is meant to be committed.\n*\n",
+            )?;
+        }
     }
     Ok(())
 }
@@ -182,9 +340,10 @@ pub(super) fn rendered(
     format: report::Format,
     layout: report::csv::CsvLayout,
     mapping: Option<&Mapping>,
+    width: Option<usize>,
 ) -> anyhow::Result<Vec<u8>> {
     let (bytes, warnings) = match mapping {
-        None => return report::render(report, format, layout),
+        None => return report::render_for(report, format, layout, width),
         Some(Mapping::Markus(roster)) => {
             let sheet = report::markus::render(report, Some(roster))?;
             (sheet.bytes, sheet.warnings)
@@ -214,4 +373,52 @@ pub(super) fn student_source(path: &Path) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Format;
+
+    #[test]
+    fn the_format_follows_the_output_files_extension_or_a_mismatch_is_refused() {
+        let at = |p: &str| Some(Path::new(p).to_owned());
+        let cases = [
+            (None, None, Format::Table),
+            (None, at("-"), Format::Table),
+            (None, at("grades"), Format::Table),
+            (None, at("grades.csv"), Format::Csv),
+            (None, at("GRADES.CSV"), Format::Csv),
+            (None, at("out/report.json"), Format::Json),
+            (None, at("cohort.html"), Format::Html),
+            (None, at("cohort.htm"), Format::Html),
+            (None, at("grades.md"), Format::Markdown),
+            (None, at("salgrade.xml"), Format::Junit),
+            (None, at("table.txt"), Format::Table),
+            (
+                Some(Format::Gradescope),
+                at("results.json"),
+                Format::Gradescope,
+            ),
+            (Some(Format::Markdown), at("notes.txt"), Format::Markdown),
+            (Some(Format::Csv), at("grades.dat"), Format::Csv),
+        ];
+        for (asked, path, want) in cases {
+            assert_eq!(
+                format_for(asked, path.as_deref()).unwrap(),
+                want,
+                "{asked:?} {path:?}"
+            );
+        }
+        let e = format_for(Some(Format::Json), at("grades.csv").as_deref()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`-o grades.csv` is named as CSV, but `--format json` writes JSON; name the file `grades.json`, or pass `--format csv`"
+        );
+        let e = format_for(None, at("grades.xlsx").as_deref()).unwrap_err();
+        assert!(e.to_string().contains("pass `--format`"), "{e}");
+        assert!(json_output(at("cases.csv").as_deref(), "a case file").is_err());
+        assert!(json_output(at("cases.json").as_deref(), "a case file").is_ok());
+        assert!(json_output(at("cases").as_deref(), "a case file").is_ok());
+    }
 }

@@ -89,7 +89,9 @@ impl Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(total as u64);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} students  {elapsed}  {msg}",
+                // `wide_msg` is cut to the terminal's width: the line
+                // stays one line, however long a name or a mistake.
+                "{bar:30} {pos}/{len} students  {elapsed}  {wide_msg}",
             ) {
                 bar.set_style(style);
             }

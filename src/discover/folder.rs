@@ -21,14 +21,34 @@ struct Walked {
     too_deep: Vec<PathBuf>,
     /// Symbolic links to folders, never followed.
     linked_folders: Vec<PathBuf>,
+    /// Folders (the student's own among them) that could not be read, and
+    /// why.
+    unreadable: Vec<(PathBuf, String)>,
 }
 
 /// The submission in the folder `dir` of `student`.
 pub(super) fn in_folder(student: &str, dir: &Path, wanted: &Wanted<'_>) -> Submission {
     let walked = walk(dir, wanted);
     let mut sub = Submission::empty(student);
+    if let Some((_, why)) = walked.unreadable.iter().find(|(p, _)| p == dir) {
+        sub.problem = Some(format!(
+            "the student's folder cannot be read ({why}), so nothing in it could be graded: make it readable to the user running salgrade and grade again"
+        ));
+        return sub;
+    }
     if !by_name(&mut sub, dir, &walked.candidates, wanted) {
         by_definition(&mut sub, dir, &walked, wanted);
+    }
+    if sub.file.is_some() && !walked.unreadable.is_empty() {
+        sub.warnings.push(format!(
+            "not looked in, as {} cannot be read: {}",
+            if walked.unreadable.len() == 1 {
+                "it"
+            } else {
+                "they"
+            },
+            unreadable_list(dir, &walked.unreadable)
+        ));
     }
     if let Some(file) = &sub.file {
         sub.siblings = super::siblings::beside(file);
@@ -64,14 +84,26 @@ fn walk(dir: &Path, wanted: &Wanted<'_>) -> Walked {
         candidates: Vec::new(),
         too_deep: Vec::new(),
         linked_folders: Vec::new(),
+        unreadable: Vec::new(),
     };
     for e in WalkDir::new(dir)
         .max_depth(MAX_FOLDERS_DOWN + 1 + LOOK_FURTHER)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !hidden(&e.file_name().to_string_lossy()))
-        .filter_map(Result::ok)
     {
+        let e = match e {
+            Ok(e) => e,
+            Err(err) => {
+                if let Some(path) = err.path() {
+                    let why = err
+                        .io_error()
+                        .map_or_else(|| err.to_string(), super::io_reason);
+                    walked.unreadable.push((path.to_owned(), why));
+                }
+                continue;
+            }
+        };
         let name = e.file_name().to_string_lossy();
         let link = e.path_is_symlink();
         if link && e.depth() > 0 && std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir()) {
@@ -104,60 +136,192 @@ fn choose(sub: &mut Submission, dir: &Path, (path, link): &Candidate) {
     }
 }
 
-/// Chooses the file by its name: an exact name in the order of preference
-/// (the chosen language first), else one in another case. Whether one was
-/// found.
+/// Chooses the file by its name: the shallowest file of a wanted name (in
+/// any case) is the submission, an older copy lives deeper (`backup/`,
+/// `archive/`); among files equally shallow, the preferred language's, an
+/// exact name before another case, then the plainest path (see
+/// [`plainness`]). Whether one was found.
 fn by_name(
     sub: &mut Submission,
     dir: &Path,
     candidates: &[Candidate],
     wanted: &Wanted<'_>,
 ) -> bool {
-    let exact: Vec<&Candidate> = wanted
-        .names
+    let language = |p: &Path| {
+        let name = name_of(p);
+        wanted
+            .names
+            .iter()
+            .position(|w| name.eq_ignore_ascii_case(w))
+    };
+    let mut named: Vec<&Candidate> = candidates
         .iter()
-        .flat_map(|w| candidates.iter().filter(move |(p, _)| name_of(p) == *w))
+        .filter(|(p, _)| language(p).is_some())
         .collect();
-    if let Some(first) = exact.first() {
-        let same_name = exact
-            .iter()
-            .filter(|(p, _)| name_of(p) == name_of(&first.0))
-            .count();
-        if same_name > 1 {
-            sub.warnings.push(format!(
-                "{same_name} files named `{}`; graded `{}`",
-                name_of(&first.0),
-                rel(dir, &first.0)
-            ));
-        }
-        if let Some(other) = exact
-            .iter()
-            .find(|(p, _)| name_of(p) != name_of(&first.0))
-            .filter(|_| !wanted.chosen)
-        {
-            sub.warnings.push(format!(
-                "both `{}` and `{}` are here; graded `{}` (pass `--language` to choose)",
-                rel(dir, &first.0),
-                rel(dir, &other.0),
-                rel(dir, &first.0)
-            ));
-        }
-        choose(sub, dir, first);
-        return true;
-    }
-    if let Some(near) = candidates
-        .iter()
-        .find(|(p, _)| is_wanted(wanted, &name_of(p), false))
-    {
+    // The instructor's `--language` outranks depth; otherwise a shallower
+    // file of the other language wins, with the warning below.
+    named.sort_by_cached_key(|(p, _)| {
+        let rel = rel(dir, p);
+        let rank = language(p).unwrap_or(usize::MAX);
+        (
+            if wanted.chosen { rank } else { 0 },
+            depth(&rel),
+            rank,
+            !is_wanted(wanted, &name_of(p), true),
+            plainness(&rel),
+            rel,
+        )
+    });
+    let Some(&first) = named.first() else {
+        return false;
+    };
+    let chosen = rel(dir, &first.0);
+    if !is_wanted(wanted, &name_of(&first.0), true) {
         sub.warnings.push(format!(
-            "graded `{}`: the file should be named {}",
-            rel(dir, &near.0),
+            "graded `{chosen}`: the file should be named {}",
             wanted.named()
         ));
-        choose(sub, dir, near);
-        return true;
     }
-    false
+    let same_language: Vec<String> = named[1..]
+        .iter()
+        .filter(|(p, _)| language(p) == language(&first.0))
+        .map(|(p, _)| rel(dir, p))
+        .collect();
+    let (level, deeper): (Vec<&String>, Vec<&String>) = same_language
+        .iter()
+        .partition(|r| depth(r) == depth(&chosen));
+    if !level.is_empty() {
+        sub.warnings.push(format!(
+            "{} files named `{}` are equally shallow ({}); graded `{chosen}`, the plainest path (no copy, backup, old or version marker, then the shortest)",
+            level.len() + 1,
+            name_of(&first.0),
+            std::iter::once(&chosen)
+                .chain(level.iter().copied())
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !deeper.is_empty() {
+        sub.warnings.push(format!(
+            "graded `{chosen}`, the shallowest; not {} deeper in the folder",
+            deeper
+                .iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(other) = named
+        .iter()
+        .find(|(p, _)| language(p) != language(&first.0))
+        .filter(|_| !wanted.chosen)
+    {
+        sub.warnings.push(format!(
+            "both `{chosen}` and `{}` are here; graded `{chosen}` (pass `--language` to choose)",
+            rel(dir, &other.0),
+        ));
+    }
+    choose(sub, dir, first);
+    true
+}
+
+/// How many folders below the student's folder a file is (`a1/x.py`: 1).
+fn depth(rel: &str) -> usize {
+    Path::new(rel).components().count().saturating_sub(1)
+}
+
+/// Words in a file or folder name that mark a copy rather than the
+/// submission (`backup/`, `solution_old.py`, `Copy of x`, `v2`).
+const COPY_MARKERS: [&str; 22] = [
+    "copy",
+    "backup",
+    "backups",
+    "bak",
+    "old",
+    "older",
+    "orig",
+    "original",
+    "archive",
+    "archived",
+    "previous",
+    "prev",
+    "draft",
+    "drafts",
+    "tmp",
+    "temp",
+    "version",
+    "versions",
+    "attempt",
+    "unused",
+    "deprecated",
+    "trash",
+];
+
+/// How far from plain a path in the student's folder is, smaller first:
+/// the number of its parts (folders and the file's name) that carry a copy
+/// marker, that is a word of [`COPY_MARKERS`], a version word (`v2`), or a
+/// browser's or file manager's duplicate number (`src (2)/`, `x (2).py`,
+/// and for a file `x-1.py`, as Canvas renames a resubmission); then its
+/// length in characters.
+pub(super) fn plainness(rel: &str) -> (usize, usize) {
+    let parts: Vec<String> = Path::new(rel)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.len().saturating_sub(1);
+    let marked = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, part)| is_marked(part, *i == last))
+        .count();
+    (marked, rel.chars().count())
+}
+
+fn is_marked(part: &str, file: bool) -> bool {
+    let stem = if file {
+        part.rsplit_once('.').map_or(part, |(stem, _)| stem)
+    } else {
+        part
+    };
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    let numbered = stem
+        .strip_suffix(')')
+        .and_then(|s| s.rsplit_once('('))
+        .is_some_and(|(_, n)| digits(n))
+        || (file && stem.rsplit_once('-').is_some_and(|(_, n)| digits(n)));
+    numbered
+        || split_words(stem).any(|w| {
+            COPY_MARKERS.contains(&w.as_str())
+                || (w.len() > 1 && w.starts_with('v') && w[1..].bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
+/// The words of a name, lower-cased: split at anything not a letter or a
+/// digit, and where a lower-case letter meets an upper-case one
+/// (`solutionOld`).
+fn split_words(name: &str) -> impl Iterator<Item = String> + '_ {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut last_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            last_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && last_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        last_lower = c.is_lowercase();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.into_iter()
 }
 
 /// With no file of the wanted name: the one regular file that defines the
@@ -244,6 +408,12 @@ fn why_not(dir: &Path, walked: &Walked) -> String {
             rel(dir, link)
         ));
     }
+    if !walked.unreadable.is_empty() {
+        why_not.push(format!(
+            "{} cannot be read",
+            unreadable_list(dir, &walked.unreadable)
+        ));
+    }
     for link in &walked.linked_folders {
         why_not.push(format!(
             "`{}` is a symbolic link to a folder and was not followed",
@@ -255,4 +425,13 @@ fn why_not(dir: &Path, walked: &Walked) -> String {
     } else {
         format!(" ({})", why_not.join("; "))
     }
+}
+
+/// Unreadable folders named, each with why (`` `old/` (permission denied) ``).
+fn unreadable_list(dir: &Path, unreadable: &[(PathBuf, String)]) -> String {
+    unreadable
+        .iter()
+        .map(|(p, why)| format!("`{}/` ({why})", rel(dir, p)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

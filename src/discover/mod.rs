@@ -251,12 +251,42 @@ pub(crate) fn discover(root: &Path, wanted: &Wanted<'_>) -> Result<Discovered, D
             sub
         })
         .collect();
+    for sub in &mut submissions {
+        refuse_unreadable(root, sub);
+    }
     submissions.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(Discovered {
         submissions,
         warnings,
         notes,
     })
+}
+
+/// Makes a chosen file that cannot be read (its permissions, a file gone
+/// since the folder was listed) that student's problem, with the reason,
+/// so the row says why and every other student is still graded.
+fn refuse_unreadable(root: &Path, sub: &mut Submission) {
+    use std::io::Read as _;
+    let Some(file) = sub.file.as_ref().filter(|_| sub.problem.is_none()) else {
+        return;
+    };
+    let read = std::fs::File::open(file).and_then(|mut f| f.read(&mut [0_u8; 1]));
+    if let Err(e) = read {
+        sub.problem = Some(format!(
+            "`{}` cannot be read ({}), so nothing could be graded: make it readable to the user running salgrade and grade again",
+            file.strip_prefix(root).unwrap_or(file).display(),
+            io_reason(&e)
+        ));
+    }
+}
+
+/// An I/O error in a few words, for a student's row.
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        std::io::ErrorKind::NotFound => "it no longer exists".to_owned(),
+        _ => e.to_string(),
+    }
 }
 
 /// How many folders directly inside `dir` hold a file of a wanted name
@@ -395,6 +425,77 @@ mod tests {
         write(&t.path().join("ann/old/solution.py"), "");
         let d = discover(t.path(), &py(&["solution.py"], &[])).unwrap();
         assert_eq!(d.submissions.len(), 1);
+    }
+
+    #[test]
+    fn the_shallowest_file_is_graded_and_the_plainest_of_equals() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        // The old copy sorts first by name; the submission is shallower.
+        write(&r.join("ann/backup/salbLLfunctions.py"), "old");
+        write(&r.join("ann/salbLLfunctions.py"), "new");
+        // Two equally shallow: the one without a copy marker.
+        write(&r.join("bob/archive/salbLLfunctions.py"), "old");
+        write(&r.join("bob/src/salbLLfunctions.py"), "new");
+        // A shallower file in another case beats a deeper exact name.
+        write(&r.join("cat/old/salbLLfunctions.py"), "old");
+        write(&r.join("cat/SalbLLfunctions.py"), "new");
+        let d = discover(r, &py(&["salbLLfunctions.py"], &[])).unwrap();
+        let graded: Vec<String> = d
+            .submissions
+            .iter()
+            .map(|s| {
+                let f = s.file.as_ref().unwrap();
+                f.strip_prefix(r).unwrap().display().to_string()
+            })
+            .collect();
+        assert_eq!(
+            graded,
+            [
+                "ann/salbLLfunctions.py",
+                "bob/src/salbLLfunctions.py",
+                "cat/SalbLLfunctions.py"
+            ]
+        );
+        let ann = d.submissions[0].warnings.join("\n");
+        assert!(
+            ann.contains("not `backup/salbLLfunctions.py` deeper"),
+            "{ann}"
+        );
+        let bob = d.submissions[1].warnings.join("\n");
+        assert!(
+            bob.contains("2 files named `salbLLfunctions.py` are equally shallow")
+                && bob.contains("graded `src/salbLLfunctions.py`, the plainest path"),
+            "{bob}"
+        );
+    }
+
+    #[test]
+    fn plainness_counts_copy_markers_then_length() {
+        use super::folder::plainness;
+        assert!(plainness("src/solution.py") < plainness("archive/solution.py"));
+        assert!(plainness("a/solution.py") < plainness("src/solution.py"));
+        for marked in [
+            "Copy of src/x.py",
+            "src - Copy/x.py",
+            "src (2)/x.py",
+            "x (2).py",
+            "x-1.py",
+            "solutionOld/x.py",
+            "v2/x.py",
+            "old_version/x.py",
+            "BACKUP/x.py",
+        ] {
+            assert_eq!(plainness(marked).0, 1, "{marked}");
+        }
+        for plain in [
+            "hw-2/x.py",
+            "a1/src/x.py",
+            "salbLLfunctions.py",
+            "vault/x.py",
+        ] {
+            assert_eq!(plainness(plain).0, 0, "{plain}");
+        }
     }
 
     #[test]

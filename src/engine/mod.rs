@@ -136,7 +136,7 @@ fn shared_problems(assignment: &dyn Assignment, file: &CaseFile) -> Vec<String> 
 
 /// Reads a case file, without checking it against an assignment yet.
 pub(crate) fn read_case_file(path: &Path) -> anyhow::Result<CaseFile> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_text(path)
         .with_context(|| format!("cannot read case file `{}`", path.display()))?;
     serde_json::from_str(&text)
         .with_context(|| format!("case file `{}` is not a valid case file", path.display()))

@@ -8,7 +8,6 @@ use anyhow::Context;
 use salgrade_reference::Case;
 
 use super::{Engine, check_rule, language_of, rule_findings};
-use crate::assignment;
 use crate::discover::Submission;
 use crate::grading::judge;
 use crate::grading::lint::{self, Violation};
@@ -126,13 +125,13 @@ impl Engine {
             }
         }
         for (name, f) in &mut tally.functions {
+            f.hint = grading::hint(self.assignment, name, f, cases, &ran.results);
             let shown = f
                 .counterexample
                 .as_ref()
                 .map(|c| &c.verdict)
                 .or(f.smallest_failure.as_ref().map(|s| &s.verdict));
             if let Some(v) = shown {
-                f.hint = Some(assignment::hint(self.assignment, v.kind).to_owned());
                 f.notes = self.assignment.notes(name, v);
             }
         }

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use crate::grading::FunctionScore;
 pub(crate) use crate::report::mistake::Cluster;
-use crate::report::mistake::{Key, one_line, ordered};
+use crate::report::mistake::{Key, fails_whole_file, one_line, ordered, whole_file_cause};
 use crate::report::{Report, StudentReport};
 use crate::verdict::{Verdict, VerdictKind};
 
@@ -88,10 +88,8 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
         let Some((verdict, input, case, board, explanation, from_case)) = shown(score) else {
             continue;
         };
-        let whole_file = matches!(
-            verdict.kind,
-            VerdictKind::ImportFailed | VerdictKind::BuildFailed
-        );
+        let input_words = input.clone();
+        let whole_file = fails_whole_file(verdict.kind);
         let function = if whole_file {
             String::new()
         } else {
@@ -103,15 +101,10 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
         let key: Key = (
             function.clone(),
             verdict.kind,
-            // A whole file's failures differ by their cause's name (a
-            // `SyntaxError`, nothing to grade), not by any board.
+            // A whole file's failures differ by their cause (a
+            // `SyntaxError`, an empty file), not by any board.
             if whole_file {
-                verdict
-                    .detail
-                    .as_deref()
-                    .and_then(|d| d.split(':').next())
-                    .unwrap_or_default()
-                    .to_owned()
+                whole_file_cause(verdict.detail.as_deref())
             } else if verdict.kind == VerdictKind::Timeout {
                 // A timeout gives no answer to compare, and its shrunk board
                 // sits at the edge of its deadline, so two runs of one bug
@@ -139,6 +132,11 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
                 hint: score.hint.clone(),
                 from_case: from_case.filter(|_| !whole_file),
                 merged: 1,
+                boards: if verdict.kind == VerdictKind::Timeout {
+                    BTreeMap::from([(s.student.clone(), input_words.clone())])
+                } else {
+                    BTreeMap::new()
+                },
             },
         ));
     }
@@ -152,12 +150,27 @@ pub(crate) fn initial(report: &Report) -> Vec<Cluster> {
         for (key, failure) in failures_of(s) {
             groups
                 .entry(key)
-                .and_modify(|g| g.students.push(s.student.clone()))
+                .and_modify(|g| join(g, &s.student, &failure))
                 .or_insert(failure);
         }
     }
     ordered(groups.into_values().collect())
 }
+
+/// Adds `student`, whose failure is `theirs`, to the group `g` of the same
+/// key. Timeouts keep each member's own board; when the members' hints
+/// differ (one loops on the smallest board, another returns on small boards
+/// and not on large ones), the group's hint says both.
+fn join(g: &mut Cluster, student: &str, theirs: &Cluster) {
+    g.students.push(student.to_owned());
+    g.boards.extend(theirs.boards.clone());
+    if g.verdict == VerdictKind::Timeout && g.hint != theirs.hint {
+        g.hint = Some(TIMEOUTS_OF_BOTH_KINDS.to_owned());
+    }
+}
+
+/// The hint of a group of timeouts whose members differ in kind.
+const TIMEOUTS_OF_BOTH_KINDS: &str = "each member's code did not return in time on the board shown for them: on the smallest boards that is a loop that never ends; where the code returns on smaller boards, it loops, or is too slow for boards of that size";
 
 /// The boards one student is asked to run for step 3: indexes into the
 /// groups, each group's board once.
@@ -255,6 +268,7 @@ pub(crate) fn merge(groups: Vec<Cluster>, asks: &Asks, answers: &Answers) -> Vec
         if let Some(keep) = merged.get_mut(&r) {
             keep.students.extend(g.students);
             keep.merged += g.merged;
+            keep.boards.extend(g.boards);
         }
     }
     ordered(merged.into_values().collect())
@@ -338,6 +352,7 @@ mod tests {
             hint: None,
             from_case: Some(format!("{function}/r1")),
             merged: 1,
+            boards: BTreeMap::new(),
         }
     }
 
@@ -443,6 +458,66 @@ mod tests {
     }
 
     #[test]
+    fn timeouts_are_one_group_showing_each_members_own_board_and_hint() {
+        use crate::grading::{Failure, FunctionScore};
+        let timing_out = |name: &str, board: &str, hint: &str| {
+            let mut functions = BTreeMap::new();
+            functions.insert(
+                "whowins".to_owned(),
+                FunctionScore {
+                    passed: 0,
+                    total: 1,
+                    points: 0.0,
+                    max_points: 1.0,
+                    smallest_failure: Some(Failure {
+                        case_id: format!("whowins/{board}"),
+                        label: String::new(),
+                        input: board.into(),
+                        verdict: Verdict::new(VerdictKind::Timeout),
+                    }),
+                    counterexample: None,
+                    hint: Some(hint.into()),
+                    notes: vec![],
+                },
+            );
+            StudentReport {
+                functions,
+                ..StudentReport::named(name)
+            }
+        };
+        let looping = VerdictKind::Timeout.hint();
+        let slow = crate::grading::timeout_hint(4000);
+        let report = Report {
+            students: vec![
+                timing_out("ann", "board: 3 squares", looping),
+                timing_out("bob", "board: 4000 squares", &slow),
+            ],
+            ..crate::report::whole_file::tests::one_student(&Verdict::pass())
+        };
+        let groups = initial(&report);
+        assert_eq!(groups.len(), 1);
+        let g = &groups[0];
+        assert_eq!(g.boards["ann"], "board: 3 squares");
+        assert_eq!(g.boards["bob"], "board: 4000 squares");
+        assert_eq!(g.hint.as_deref(), Some(TIMEOUTS_OF_BOTH_KINDS));
+        let line = g.line();
+        assert!(
+            line.contains(
+                "each on their own smallest board (ann: board: 3 squares; bob: board: 4000 squares)"
+            ),
+            "{line}"
+        );
+        // Alone, a member keeps the board it was shown and its own hint.
+        let one = Report {
+            students: vec![timing_out("bob", "board: 4000 squares", &slow)],
+            ..report
+        };
+        let g = &initial(&one)[0];
+        assert_eq!(g.hint.as_deref(), Some(slow.as_str()));
+        assert!(g.line().contains("on board: 4000 squares"), "{}", g.line());
+    }
+
+    #[test]
     fn shards_groups_join_on_function_verdict_board_and_answer() {
         let mine = vec![
             group("whowins", "2", 3, &["a"]),
@@ -470,7 +545,8 @@ mod tests {
                 (vec!["b"], Some("2")),
             ]
         );
-        assert_eq!(combined[0].merged, 2);
+        // Joined by key, not merged by re-runs: no "merged" note.
+        assert_eq!(combined[0].merged, 1);
     }
 
     #[test]

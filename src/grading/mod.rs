@@ -185,6 +185,121 @@ pub(crate) fn score(
     }
 }
 
+/// The hint for `function`'s shown failure (its counterexample, else its
+/// smallest failing case), in the assignment's words; `None` when every
+/// case passed.
+///
+/// A timeout is told apart by the student's own cases: when the same code
+/// returns on a smaller board of the function, it is not known to loop
+/// forever, only not to end in time on boards of this size, and the hint
+/// says both ("loops, or is too slow for boards of N squares") rather than
+/// sending a correct but slow student looking for an endless loop.
+pub(crate) fn hint(
+    assignment: &dyn Assignment,
+    function: &str,
+    score: &FunctionScore,
+    cases: &[Case],
+    results: &[CaseResult],
+) -> Option<String> {
+    let (verdict, case) = match (&score.counterexample, &score.smallest_failure) {
+        (Some(c), _) => (&c.verdict, Some(&c.case)),
+        (None, Some(f)) => (&f.verdict, cases.iter().find(|c| c.id == f.case_id)),
+        (None, None) => return None,
+    };
+    let plain = crate::assignment::hint(assignment, verdict.kind).to_owned();
+    if verdict.kind != crate::verdict::VerdictKind::Timeout {
+        return Some(plain);
+    }
+    let Some(squares) = case.and_then(|c| assignment.board_squares(c)) else {
+        return Some(plain);
+    };
+    let passes_smaller = results.iter().zip(cases).any(|(r, c)| {
+        *r.function == *function
+            && r.verdict.passed()
+            && assignment.board_squares(c).is_some_and(|n| n < squares)
+    });
+    Some(if passes_smaller {
+        timeout_hint(squares)
+    } else {
+        plain
+    })
+}
+
+/// The hint for a timeout of code that returns on smaller boards.
+pub(crate) fn timeout_hint(squares: u64) -> String {
+    let boards = crate::words::count(squares, "square", "squares");
+    format!(
+        "your function did not return in time on a board of {boards}, though it returns on smaller ones: it loops, or is too slow for boards of {boards} (look for a loop that never ends, or for work repeated on every move)"
+    )
+}
+
 pub(crate) fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::VerdictKind;
+
+    fn case(id: &str, squares: u64) -> Case {
+        Case {
+            id: id.to_owned(),
+            function: "whowins".to_owned(),
+            label: String::new(),
+            input: serde_json::json!({"board": {"squares": squares, "snadders": []}, "args": [1, 2]}),
+            expected: serde_json::json!({"one_of": [1]}),
+        }
+    }
+
+    fn result(id: &str, kind: VerdictKind) -> CaseResult {
+        CaseResult {
+            case_id: shared(id),
+            function: shared("whowins"),
+            verdict: Verdict::new(kind),
+            wall_ms: None,
+            cpu_ms: None,
+        }
+    }
+
+    fn timing_out_on(id: &str) -> FunctionScore {
+        FunctionScore {
+            passed: 1,
+            total: 2,
+            points: 0.0,
+            max_points: 25.0,
+            smallest_failure: Some(Failure {
+                case_id: id.to_owned(),
+                label: String::new(),
+                input: String::new(),
+                verdict: Verdict::new(VerdictKind::Timeout),
+            }),
+            counterexample: None,
+            hint: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_timeout_of_code_that_returns_on_smaller_boards_may_be_slowness() {
+        let a48 = crate::assignment::by_id("a48").unwrap();
+        let cases = [case("small", 3), case("large", 4000)];
+        // Returns on 3 squares, times out on 4,000: loops or is too slow.
+        let results = [
+            result("small", VerdictKind::Pass),
+            result("large", VerdictKind::Timeout),
+        ];
+        let said = hint(a48, "whowins", &timing_out_on("large"), &cases, &results).unwrap();
+        assert!(
+            said.contains("it loops, or is too slow for boards of 4000 squares"),
+            "{said}"
+        );
+        // Times out on the smallest board it was given: a loop.
+        let results = [
+            result("small", VerdictKind::Timeout),
+            result("large", VerdictKind::Pass),
+        ];
+        let said = hint(a48, "whowins", &timing_out_on("small"), &cases, &results).unwrap();
+        assert_eq!(said, VerdictKind::Timeout.hint());
+    }
 }

@@ -125,6 +125,103 @@ pub(crate) enum RubricError {
     UnknownFunction(String, String),
     #[error("`{0}` must be a finite number of points, zero or more, not {1}")]
     BadNumber(String, f64),
+    /// A key whose value has the wrong type: the key, what it must be, and
+    /// what it is.
+    #[error("line {line}: `{key}` must be {must}, not {is}")]
+    WrongType {
+        line: usize,
+        key: String,
+        must: String,
+        is: String,
+    },
+}
+
+/// The first key of `text` (which is TOML) whose value has a type the
+/// rubric does not take, said with its line; `None` when every type is
+/// right (or the text is not TOML, for the parser to say).
+fn wrong_type(text: &str) -> Option<RubricError> {
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    let number = |key: &str, example: &str| -> (String, String) {
+        (
+            key.to_owned(),
+            format!("a number (write `{example}`, without quotes)"),
+        )
+    };
+    let mut wanted: Vec<(String, String, &toml::Value)> = Vec::new();
+    for (section, value) in &doc {
+        let toml::Value::Table(table) = value else {
+            if ["points", "partial_credit", "penalties"].contains(&section.as_str()) {
+                wanted.push((
+                    section.clone(),
+                    format!("a table (`[{section}]` on a line of its own, then its keys)"),
+                    value,
+                ));
+            }
+            continue;
+        };
+        for (key, v) in table {
+            let name = format!("{section}.{key}");
+            let (name, must) = match section.as_str() {
+                "points" => number(&name, &format!("{key} = 30")),
+                "penalties" => number(&name, &format!("{key} = 5")),
+                "partial_credit" if key == "mode" => (
+                    name,
+                    "a string, `\"proportional\"` or `\"all_or_nothing\"`".to_owned(),
+                ),
+                _ => continue,
+            };
+            wanted.push((name, must, v));
+        }
+    }
+    wanted.into_iter().find_map(|(key, must, value)| {
+        let fits = match value {
+            toml::Value::Integer(_) | toml::Value::Float(_) => must.starts_with("a number"),
+            toml::Value::String(_) => must.starts_with("a string"),
+            toml::Value::Table(_) => must.starts_with("a table"),
+            _ => false,
+        };
+        (!fits).then(|| RubricError::WrongType {
+            line: line_of(text, &key),
+            key,
+            must,
+            is: describe(value),
+        })
+    })
+}
+
+/// A TOML value in words (`the string "30"`).
+fn describe(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => format!("the string {s:?}"),
+        toml::Value::Integer(i) => format!("the number {i}"),
+        toml::Value::Float(f) => format!("the number {f}"),
+        toml::Value::Boolean(b) => format!("`{b}`"),
+        toml::Value::Datetime(d) => format!("the date {d}"),
+        toml::Value::Array(_) => "a list".to_owned(),
+        toml::Value::Table(_) => "a table".to_owned(),
+    }
+}
+
+/// The line (from 1) where `key` (`points.whowins`) is set in `text`: the
+/// line of its last part inside its `[section]`, else 1.
+fn line_of(text: &str, key: &str) -> usize {
+    let (section, name) = key.split_once('.').unwrap_or(("", key));
+    let mut inside = section.is_empty();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            inside = header.trim_end_matches(']').trim() == section;
+            continue;
+        }
+        let sets = |prefix: &str| {
+            line.strip_prefix(prefix)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        };
+        if (inside && (sets(name) || sets(&format!("\"{name}\"")))) || sets(key) {
+            return i + 1;
+        }
+    }
+    1
 }
 
 /// Where in `text` the parser stopped, counted from 1, and its message.
@@ -144,7 +241,8 @@ impl Rubric {
     pub(crate) const DEFAULT_POINTS: f64 = 25.0;
 
     pub(crate) fn parse(text: &str, functions: &[&str]) -> Result<Rubric, RubricError> {
-        let raw: RawRubric = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        let raw: RawRubric = toml::from_str(text)
+            .map_err(|e| wrong_type(text).unwrap_or_else(|| toml_error(text, &e)))?;
         for (name, &p) in &raw.points {
             if !functions.contains(&name.as_str()) {
                 return Err(RubricError::UnknownFunction(
@@ -229,6 +327,32 @@ mod tests {
         let e = Rubric::parse("[partial_credit]\nmode = \"half\"\n", F).unwrap_err();
         assert!(e.to_string().contains("half"), "{e}");
         assert!(Rubric::parse("[pointz]\n", F).is_err());
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_key_and_what_it_must_be() {
+        let e =
+            Rubric::parse("# mine\n[points]\nwillfinish = 20\nwhowins = \"30\"\n", F).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4: `points.whowins` must be a number (write `whowins = 30`, without quotes), not the string \"30\""
+        );
+        let e = Rubric::parse("[penalties]\nrule_violation_cap = true\n", F).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("line 2: `penalties.rule_violation_cap` must be a number"),
+            "{e}"
+        );
+        let e = Rubric::parse("[partial_credit]\nmode = 1\n", F).unwrap_err();
+        assert!(e.to_string().contains("must be a string"), "{e}");
+        let e = Rubric::parse("points = 3\n", F).unwrap_err();
+        assert!(e.to_string().contains("`points` must be a table"), "{e}");
+        // Integers and decimals are both numbers.
+        let r = Rubric::parse("[points]\nwhowins = 30\nwillfinish = 12.5\n", F).unwrap();
+        assert_eq!(
+            (r.points_for("whowins"), r.points_for("willfinish")),
+            (30.0, 12.5)
+        );
     }
 
     #[test]

@@ -33,7 +33,12 @@ pub(crate) fn render(report: &Report) -> String {
                 c.merged
             ));
         }
-        if let Some(case) = &c.case {
+        if c.boards.len() > 1 {
+            out.push_str("   each one's own smallest board:\n");
+            for (who, board) in &c.boards {
+                out.push_str(&format!("     {}: {}\n", clean(who), clean(board)));
+            }
+        } else if let Some(case) = &c.case {
             out.push_str(&format!(
                 "   board:    {}\n",
                 clean(&serde_json::to_string(&case.input).unwrap_or_default())

@@ -49,6 +49,11 @@ pub(crate) struct Cluster {
     pub from_case: Option<String>,
     /// How many groups of step 2 were merged into this one (1: none).
     pub merged: u32,
+    /// A function's timeouts are one group whatever the board (see
+    /// `grading::clusters`): each member's own smallest board that timed
+    /// out, in words, by student, so no member is shown another's board.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub boards: BTreeMap<String, String>,
 }
 
 impl Cluster {
@@ -65,6 +70,18 @@ impl Cluster {
         let did = match (self.verdict, &self.got) {
             (VerdictKind::WrongAnswer, Some(got)) => format!("answers {got}"),
             (VerdictKind::MissingFunction, _) => "is missing".to_owned(),
+            (VerdictKind::ImportFailed, _)
+                if self
+                    .detail
+                    .as_deref()
+                    .is_some_and(|d| d.starts_with(super::whole_file::NOTHING_GRADED)) =>
+            {
+                let cause = whole_file_cause(self.detail.as_deref());
+                let why = cause
+                    .strip_prefix(super::whole_file::NOTHING_GRADED)
+                    .unwrap_or_default();
+                format!("could not be graded ({why})")
+            }
             (VerdictKind::ImportFailed | VerdictKind::BuildFailed, _) => format!(
                 "{}{}",
                 self.verdict.as_str().replace('_', " "),
@@ -77,8 +94,18 @@ impl Cluster {
             ),
             (kind, _) => kind.as_str().replace('_', " "),
         };
+        let own_boards = self.verdict == VerdictKind::Timeout && self.boards.len() > 1;
         let on = if self.function.is_empty() || self.verdict == VerdictKind::MissingFunction {
             String::new()
+        } else if own_boards {
+            format!(
+                ", each on their own smallest board ({})",
+                self.boards
+                    .iter()
+                    .map(|(who, board)| format!("{who}: {board}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
         } else {
             format!(" on {}", self.input)
         };
@@ -90,7 +117,7 @@ impl Cluster {
         let why = self
             .explanation
             .as_ref()
-            .filter(|_| self.verdict != VerdictKind::MissingFunction)
+            .filter(|_| self.verdict != VerdictKind::MissingFunction && !own_boards)
             .map(|e| format!(" ({})", e.trim_end_matches('.')))
             .unwrap_or_default();
         one_line(&format!("{who}: {what} {did}{on}{expected}{why}"), 240)
@@ -145,6 +172,76 @@ pub(crate) fn one_line(text: &str, cap: usize) -> String {
 /// What identifies a failure in step 2.
 pub(crate) type Key = (String, VerdictKind, String, Option<String>);
 
+/// Whether a verdict fails a whole file (nothing in it could run), which
+/// is one failure for the file, not one per function.
+pub(crate) fn fails_whole_file(kind: VerdictKind) -> bool {
+    matches!(kind, VerdictKind::ImportFailed | VerdictKind::BuildFailed)
+}
+
+/// What a whole file's failure is grouped by: its cause, never a board.
+/// An exception's name (`SyntaxError`, `TabError`, `EOFError` of their
+/// tracebacks), or, when nothing was graded, why (an empty file, no file
+/// of the wanted name, one that cannot be read) with the student's own
+/// paths left out, so two students with the same cause share a group and
+/// two causes never do.
+pub(crate) fn whole_file_cause(detail: Option<&str>) -> String {
+    let detail = detail.unwrap_or_default();
+    match detail.strip_prefix(super::whole_file::NOTHING_GRADED) {
+        Some(why) => format!(
+            "{}{}",
+            super::whole_file::NOTHING_GRADED,
+            first_clause(&without_code_spans(why))
+        ),
+        None => detail.split(':').next().unwrap_or_default().to_owned(),
+    }
+}
+
+/// `text` with each code span (`` `alice/x.py` ``) as `…`.
+fn without_code_spans(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return text.to_owned();
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| if i % 2 == 1 { "…" } else { p })
+        .collect()
+}
+
+/// The start of `text` up to its first `:` or `;` outside parentheses
+/// (what follows is advice, the same for every cause).
+fn first_clause(text: &str) -> &str {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ':' | ';' if depth == 0 => return text[..at].trim_end(),
+            _ => {}
+        }
+    }
+    text.trim_end()
+}
+
+/// The key a report's group was formed under (see
+/// `grading::clusters::failures_of`), as far as the report holds it: a
+/// whole file's cause, one function's timeouts together, else the board
+/// (the case when the report has it) and the answer.
+pub(crate) fn key_of(g: &Cluster) -> Key {
+    let board = if g.function.is_empty() && fails_whole_file(g.verdict) {
+        whole_file_cause(g.detail.as_deref())
+    } else if g.verdict == VerdictKind::Timeout {
+        String::new()
+    } else {
+        g.case
+            .as_ref()
+            .map(|c| serde_json::to_string(&c.input).unwrap_or_default())
+            .unwrap_or_else(|| g.input.clone())
+    };
+    (g.function.clone(), g.verdict, board, g.got.clone())
+}
+
 /// Largest first; then by function and answer, so the order is stable.
 pub(crate) fn ordered(mut groups: Vec<Cluster>) -> Vec<Cluster> {
     groups.sort_by(|a, b| {
@@ -159,27 +256,20 @@ pub(crate) fn ordered(mut groups: Vec<Cluster>) -> Vec<Cluster> {
     groups
 }
 
-/// The groups of two reports of one run (shards): groups with the same
-/// function, verdict, board and answer join; the rest stay apart (no
-/// re-runs: the shards' students are not at hand).
+/// The groups of two reports of one run (shards): groups with the key one
+/// run would have given them ([`key_of`]: function, verdict, board and
+/// answer, or a whole file's cause) join; the rest stay apart (no re-runs:
+/// the shards' students are not at hand). Joining two groups of one key is
+/// not a merge of step 3 (no one ran the other's board), so `merged` stays
+/// the larger of the two.
 pub(crate) fn combine(mine: Vec<Cluster>, theirs: Vec<Cluster>) -> Vec<Cluster> {
-    let key = |g: &Cluster| -> Key {
-        (
-            g.function.clone(),
-            g.verdict,
-            g.case
-                .as_ref()
-                .map(|c| serde_json::to_string(&c.input).unwrap_or_default())
-                .unwrap_or_else(|| g.input.clone()),
-            g.got.clone(),
-        )
-    };
     let mut groups: Vec<Cluster> = mine;
     for g in theirs {
-        match groups.iter_mut().find(|m| key(m) == key(&g)) {
+        match groups.iter_mut().find(|m| key_of(m) == key_of(&g)) {
             Some(m) => {
                 m.students.extend(g.students);
-                m.merged += g.merged;
+                m.merged = m.merged.max(g.merged);
+                m.boards.extend(g.boards);
             }
             None => groups.push(g),
         }
@@ -220,6 +310,70 @@ mod tests {
         );
         assert!(head.ends_with("in your file: an unclosed `{`)"), "{head}");
         assert_eq!(headline("g.cpp:11:9: expected ';'"), "g.cpp:11:9");
+    }
+
+    fn whole_file(student: &str, detail: &str) -> Cluster {
+        Cluster {
+            function: String::new(),
+            verdict: VerdictKind::ImportFailed,
+            students: vec![student.to_owned()],
+            input: String::new(),
+            case: None,
+            expected: None,
+            got: None,
+            detail: Some(detail.to_owned()),
+            explanation: None,
+            hint: None,
+            from_case: None,
+            merged: 1,
+            boards: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn shards_whole_file_failures_join_by_cause_only() {
+        let empty = |who: &str| {
+            whole_file(
+                who,
+                &format!(
+                    "nothing was graded: your file `{who}/x.py` is empty: submit the file with your code in it"
+                ),
+            )
+        };
+        let mine = vec![
+            empty("a"),
+            whole_file("b", "TabError: inconsistent use of tabs (line 3)"),
+            whole_file(
+                "c",
+                "nothing was graded: no `x.py` and no Python file in the student's folder or up to 2 folders below it",
+            ),
+        ];
+        let theirs = vec![
+            empty("d"),
+            whole_file("e", "EOFError: EOF when reading a line"),
+            whole_file("f", "SyntaxError: expected ':' (line 2)"),
+            whole_file("g", "TabError: inconsistent use of tabs (line 9)"),
+        ];
+        let combined = combine(mine, theirs);
+        let groups: Vec<Vec<&str>> = combined
+            .iter()
+            .map(|g| g.students.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                vec!["a", "d"],
+                vec!["b", "g"],
+                vec!["c"],
+                vec!["e"],
+                vec!["f"]
+            ]
+        );
+        assert!(combined.iter().all(|g| g.merged == 1));
+        assert_eq!(
+            combined[0].line(),
+            "2 students: the file could not be graded (your file … is empty)"
+        );
     }
 
     #[test]

@@ -242,13 +242,25 @@ impl Format {
     }
 }
 
+/// The report in `format`, for a file or a pipe: nothing wrapped.
 pub(crate) fn render(
     report: &Report,
     format: Format,
     layout: csv::CsvLayout,
 ) -> anyhow::Result<Vec<u8>> {
+    render_for(report, format, layout, None)
+}
+
+/// The report in `format`; the table wrapped to `width` columns when one is
+/// given (a terminal's, see [`crate::terminal`]).
+pub(crate) fn render_for(
+    report: &Report,
+    format: Format,
+    layout: csv::CsvLayout,
+    width: Option<usize>,
+) -> anyhow::Result<Vec<u8>> {
     Ok(match format {
-        Format::Table => table::render(report).into_bytes(),
+        Format::Table => table::render(report, width).into_bytes(),
         Format::Csv => csv::render(report, layout)?,
         // Students read these: rendered from what they may see.
         Format::Gradescope => gradescope::render(&report.for_students())?,
@@ -403,21 +415,22 @@ pub(crate) const TOP_MISTAKES: usize = 5;
 
 /// The largest common mistakes under a heading, one line each, or nothing
 /// when there are none.
-pub(crate) fn top_mistakes(report: &Report) -> String {
+pub(crate) fn top_mistakes(report: &Report, width: Option<usize>) -> String {
     if report.clusters.is_empty() {
         return String::new();
     }
     let shown = report.clusters.len().min(TOP_MISTAKES);
-    let mut out = if shown < report.clusters.len() {
+    let heading = if shown < report.clusters.len() {
         format!(
-            "\nCommon mistakes (the {shown} largest of {}; `salgrade clusters REPORT.json` lists them all):\n",
+            "Common mistakes (the {shown} largest of {}; `salgrade clusters REPORT.json` lists them all):",
             report.clusters.len()
         )
     } else {
-        "\nCommon mistakes:\n".to_owned()
+        "Common mistakes:".to_owned()
     };
+    let mut out = format!("\n{}", table::item(&heading, "", width));
     for c in report.clusters.iter().take(shown) {
-        out.push_str(&format!("- {}\n", c.line()));
+        out.push_str(&table::item(&c.line(), "- ", width));
     }
     out
 }

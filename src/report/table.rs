@@ -1,15 +1,19 @@
 //! `--format table`: the score table for a terminal.
 //!
-//! It fits [`WIDTH`] columns: the fixed columns (functions, rules, total)
-//! keep their width, and a student column that would overflow wraps, at `_`,
-//! `-`, `.` or a space where it can. A legend line says what `12/43 6.98`
-//! means, and the warnings follow the table.
+//! Laid out for the width it is given: `None` (a pipe, a file) keeps every
+//! row, legend, mistake and warning on one line, so `grep`, `sort` and
+//! `awk` work; a terminal's width (see [`crate::terminal`]) wraps what is
+//! wider: the fixed columns (functions, rules, total) keep their width, and
+//! a student column that would overflow wraps, at `_`, `-`, `.` or a space
+//! where it can. A legend line says what `12/43 6.98` means, and the
+//! warnings follow the table.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{Report, all_warnings, cell, function_cells, header, legend, points, rules_cell};
 
-/// The width of the terminal the table must fit.
+/// The width tests and examples lay a terminal's table out for.
+#[cfg(test)]
 pub(crate) const WIDTH: usize = 80;
 
 const GAP: &str = "  ";
@@ -17,7 +21,8 @@ const GAP: &str = "  ";
 /// The narrowest the student column is made before the table overflows.
 const MIN_STUDENT: usize = 8;
 
-pub(crate) fn render(report: &Report) -> String {
+/// The table, wrapped to `width` columns when one is given.
+pub(crate) fn render(report: &Report, width: Option<usize>) -> String {
     let has_rule = report.rule.is_some();
     let head = header(
         report,
@@ -53,8 +58,10 @@ pub(crate) fn render(report: &Report) -> String {
             *w = (*w).max(c.width());
         }
     }
-    let fixed: usize = widths[1..].iter().sum::<usize>() + GAP.len() * (widths.len() - 1);
-    widths[0] = widths[0].min(WIDTH.saturating_sub(fixed).max(MIN_STUDENT));
+    if let Some(width) = width {
+        let fixed: usize = widths[1..].iter().sum::<usize>() + GAP.len() * (widths.len() - 1);
+        widths[0] = widths[0].min(width.saturating_sub(fixed).max(MIN_STUDENT));
+    }
 
     let mut out = String::new();
     push_row(&mut out, &widths, &head);
@@ -68,21 +75,33 @@ pub(crate) fn render(report: &Report) -> String {
         Some(m) => format!("{} total: points out of {}.", legend(report), points(m)),
         None => legend(report),
     };
-    for line in wrap(&legend, WIDTH) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(&super::top_mistakes(report));
+    out.push_str(&item(&legend, "", width));
+    out.push_str(&super::top_mistakes(report, width));
     let warnings = all_warnings(report);
     if !warnings.is_empty() {
         out.push_str("\nWarnings:\n");
         for w in &warnings {
-            for (i, line) in wrap(w, WIDTH - 2).into_iter().enumerate() {
-                out.push_str(if i == 0 { "- " } else { "  " });
-                out.push_str(&line);
-                out.push('\n');
-            }
+            out.push_str(&item(w, "- ", width));
         }
+    }
+    out
+}
+
+/// `text` after `bullet` (`- `, or nothing), on one line, or wrapped to
+/// `width` with the lines after the first indented under the text.
+pub(crate) fn item(text: &str, bullet: &str, width: Option<usize>) -> String {
+    let indent = " ".repeat(bullet.width());
+    let Some(width) = width else {
+        return format!("{bullet}{text}\n");
+    };
+    let mut out = String::new();
+    for (i, line) in wrap(text, width.saturating_sub(indent.len()))
+        .into_iter()
+        .enumerate()
+    {
+        out.push_str(if i == 0 { bullet } else { &indent });
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }
@@ -176,6 +195,31 @@ mod tests {
         }
         // Wide characters take two columns each.
         assert_eq!(wrap("张伟张伟", 5), ["张伟", "张伟"]);
+    }
+
+    #[test]
+    fn a_table_wraps_for_a_narrow_terminal_only() {
+        let mut report =
+            crate::report::whole_file::tests::one_student(&crate::verdict::Verdict::pass());
+        let name = "alexandra_konstantinopoulou_the_third";
+        report.students[0].student = name.to_owned();
+        report.warnings = vec![format!("{} words of a long warning", "many ".repeat(30))];
+        // A pipe or a file (no width), or a wide terminal: one line each.
+        for width in [None, Some(300)] {
+            let table = render(&report, width);
+            let row = table.lines().nth(2).unwrap();
+            assert!(row.starts_with(name), "{table}");
+            assert!(
+                table
+                    .lines()
+                    .any(|l| l.starts_with("- many many") && l.ends_with("warning")),
+                "{table}"
+            );
+        }
+        // A narrow terminal: the name and the warning wrap to fit.
+        let table = render(&report, Some(50));
+        assert!(!table.contains(name), "{table}");
+        assert!(table.lines().all(|l| l.width() <= 50), "{table}");
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub(crate) fn kill_on_interrupt(cgroups: Option<std::sync::Weak<cgroup::Cgroups>
             // The killed sandboxes' PID 1s come back to salgrade to be
             // reaped; exiting first would leave them to the machine's PID 1.
             reap_leftovers();
+            // `exit` runs no drops: the outputs' temporary files go here.
+            crate::output::remove_unfinished();
             eprintln!(
                 "\ninterrupted: every student process was killed{}",
                 INTERRUPT_NOTE.get().map(String::as_str).unwrap_or("")

@@ -340,3 +340,39 @@ fn helpers_beside_the_file_are_found_however_the_file_is_named() {
         assert!(text.contains("All cases pass."), "{file}: {text}");
     }
 }
+
+#[test]
+fn check_in_a_repository_leaves_its_folder_ignored_and_names_a_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        submission("wrong_answer").join("salbLLfunctions.py"),
+        dir.path().join("salbLLfunctions.py"),
+    )
+    .unwrap();
+    let run = salgrade()
+        .current_dir(dir.path())
+        .args(["check", "--cases", "0", "salbLLfunctions.py"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stdout_of(&run));
+    let ignore = std::fs::read_to_string(dir.path().join("salgrade-out/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+    let missing = salgrade()
+        .current_dir(dir.path())
+        .args(["check", "nosuch.py"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let err = crate::stderr_of(&missing);
+    assert!(err.contains("`nosuch.py` does not exist"), "{err}");
+    let case = salgrade()
+        .current_dir(dir.path())
+        .args(["check", "SALBLLFUNCTIONS.py"])
+        .output()
+        .unwrap();
+    let err = crate::stderr_of(&case);
+    assert!(
+        err.contains("does not exist (there is `salbLLfunctions.py`: names are case-sensitive)"),
+        "{err}"
+    );
+}

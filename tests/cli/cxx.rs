@@ -1162,3 +1162,48 @@ fn built_whole_the_cohort_gets_the_same_verdicts_details_and_warnings() {
         );
     }
 }
+
+#[test]
+fn a_game_file_builds_as_plain_gxx_builds_it_with_no_include_lent() {
+    if !have_cxx() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(cpp_dir("game").join("correct/snakes_game.cpp")).unwrap();
+    let without: String = source
+        .lines()
+        .filter(|l| l.trim() != "#include <map>")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, source, "the fixture includes <map>");
+    let file = dir.path().join("snakes_game.cpp");
+    std::fs::write(&file, &without).unwrap();
+    // Plain g++ refuses it...
+    let plain = std::process::Command::new("g++")
+        .args(["-std=c++20", "-fsyntax-only"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!plain.status.success(), "plain g++ built it");
+    // ...and so does salgrade, saying what g++ says.
+    let run = salgrade()
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "--cases",
+            "0",
+            "--shrink-ms",
+            "0",
+            "--format",
+            "json",
+            "snakes_game.cpp",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains("build_failed") && text.contains("std::map"),
+        "{text}"
+    );
+}

@@ -856,3 +856,61 @@ fn csv_markus_without_a_roster_says_how_rows_are_keyed() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(note < err.find("grading ").unwrap(), "{err}");
 }
+
+#[test]
+fn the_output_files_extension_sets_the_format_and_a_mismatch_is_refused() {
+    let (_, many, _) = folders();
+    let out = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        salgrade()
+            .current_dir(out.path())
+            .args(["grade", "--cases", "0", "--shrink-ms", "0"])
+            .args(args)
+            .arg(many)
+            .output()
+            .unwrap()
+    };
+    for (file, starts) in [
+        ("grades.csv", "student,"),
+        ("report.json", "{"),
+        ("cohort.html", "<!DOCTYPE html>"),
+        ("grades.md", "|"),
+        ("salgrade.xml", "<?xml"),
+    ] {
+        let done = run(&["-o", file]);
+        assert_eq!(done.status.code(), Some(1), "{file}: {}", stderr_of(&done));
+        let text = std::fs::read_to_string(out.path().join(file)).unwrap();
+        assert!(text.starts_with(starts), "{file}: {text}");
+    }
+    let merged = salgrade()
+        .current_dir(out.path())
+        .args(["merge", "salgrade-out/report.json", "-o", "merged.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(1), "{}", stderr_of(&merged));
+    let text = std::fs::read_to_string(out.path().join("merged.csv")).unwrap();
+    assert!(text.starts_with("student,"), "{text}");
+    // A format the name contradicts is refused before anything is graded.
+    let refused = run(&["--format", "json", "-o", "grades.csv"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr_of(&refused)
+            .contains("`-o grades.csv` is named as CSV, but `--format json` writes JSON"),
+        "{}",
+        stderr_of(&refused)
+    );
+    // The earlier run's file is left as it was.
+    let kept = std::fs::read_to_string(out.path().join("grades.csv")).unwrap();
+    assert!(kept.starts_with("student,"), "{kept}");
+    let generated = salgrade()
+        .current_dir(out.path())
+        .args(["gen", "-o", "cases.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(generated.status.code(), Some(2));
+    assert!(
+        stderr_of(&generated).contains("name it `cases.json`"),
+        "{}",
+        stderr_of(&generated)
+    );
+}

@@ -730,3 +730,242 @@ fn help_says_what_the_commands_do_without_an_assignment_and_which_files() {
     assert!(help("check").contains("snakes_game.py"));
     assert!(help("grade").contains("`bob.cpp`"));
 }
+
+#[test]
+fn an_old_copy_deeper_in_the_folder_is_not_graded() {
+    let subs = tempfile::tempdir().unwrap();
+    let ann = subs.path().join("ann");
+    std::fs::create_dir_all(ann.join("backup")).unwrap();
+    std::fs::copy(
+        crate::submission("correct").join("salbLLfunctions.py"),
+        ann.join("salbLLfunctions.py"),
+    )
+    .unwrap();
+    std::fs::copy(
+        crate::submission("wrong_answer").join("salbLLfunctions.py"),
+        ann.join("backup/salbLLfunctions.py"),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "0", "--shrink-ms", "0", "--out-dir"])
+        .arg(out.path())
+        .arg(subs.path())
+        .output()
+        .unwrap();
+    let table = stdout_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{table}{}", stderr_of(&run));
+    assert!(
+        table.contains("not `backup/salbLLfunctions.py` deeper"),
+        "{table}"
+    );
+}
+
+/// `cmd` run as an unprivileged user when the tests run as root (root
+/// reads any file, whatever its permissions), else as it is; `None` when
+/// root has no `setpriv` to drop to one.
+fn as_unprivileged(
+    salgrade_args: &[&std::ffi::OsStr],
+    cache: &Path,
+) -> Option<std::process::Output> {
+    let bin = assert_cmd::cargo::cargo_bin("salgrade");
+    let mut cmd = if nix::unistd::geteuid().is_root() {
+        if std::process::Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            return None;
+        }
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(bin);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    cmd.args(salgrade_args)
+        .env("XDG_CACHE_HOME", cache)
+        .env("HOME", cache);
+    Some(cmd.output().unwrap())
+}
+
+#[test]
+fn an_unreadable_file_or_folder_is_that_students_row_and_the_rest_are_graded() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let open = |p: &Path, mode| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode));
+    open(t.path(), 0o777).unwrap();
+    let subs = t.path().join("subs");
+    copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
+    for name in ["bob", "carol"] {
+        std::fs::create_dir(subs.join(name)).unwrap();
+        std::fs::copy(
+            subs.join("correct/salbLLfunctions.py"),
+            subs.join(name).join("salbLLfunctions.py"),
+        )
+        .unwrap();
+    }
+    for e in walkdir::WalkDir::new(&subs) {
+        let e = e.unwrap();
+        open(e.path(), if e.file_type().is_dir() { 0o755 } else { 0o644 }).unwrap();
+    }
+    open(&subs.join("bob/salbLLfunctions.py"), 0o000).unwrap();
+    open(&subs.join("carol"), 0o000).unwrap();
+    let out = t.path().join("out");
+    let args: Vec<&std::ffi::OsStr> = [
+        "grade".as_ref(),
+        "--cases".as_ref(),
+        "0".as_ref(),
+        "--shrink-ms".as_ref(),
+        "0".as_ref(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        subs.as_os_str(),
+    ]
+    .to_vec();
+    let Some(run) = as_unprivileged(&args, t.path()) else {
+        eprintln!("skipped: running as root without `setpriv`");
+        return;
+    };
+    open(&subs.join("carol"), 0o755).unwrap();
+    let csv = stdout_of(&run);
+    assert_eq!(run.status.code(), Some(1), "{csv}{}", stderr_of(&run));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    assert!(
+        rows[1].starts_with("bob,") && rows[1].contains("permission denied"),
+        "{csv}"
+    );
+    assert!(
+        rows[2].starts_with("carol,") && rows[2].contains("permission denied"),
+        "{csv}"
+    );
+    assert!(rows[3].starts_with("correct,"), "{csv}");
+}
+
+#[test]
+fn a_piped_table_keeps_each_row_and_mistake_on_one_line_whatever_columns_says() {
+    let subs = tempfile::tempdir().unwrap();
+    let long = [
+        "alexandra_konstantinopoulou_the_third",
+        "bartholomew_featherstonehaugh_jr",
+    ];
+    for name in long {
+        std::fs::create_dir(subs.path().join(name)).unwrap();
+        std::fs::copy(
+            crate::submission("wrong_answer").join("salbLLfunctions.py"),
+            subs.path().join(name).join("salbLLfunctions.py"),
+        )
+        .unwrap();
+    }
+    for columns in ["40", "200"] {
+        let out = tempfile::tempdir().unwrap();
+        let run = salgrade()
+            .env("COLUMNS", columns)
+            .args(["grade", "--cases", "0", "--shrink-ms", "0", "--out-dir"])
+            .arg(out.path())
+            .arg(subs.path())
+            .output()
+            .unwrap();
+        let table = stdout_of(&run);
+        for name in long {
+            let row = table.lines().find(|l| l.starts_with(name));
+            assert!(
+                row.is_some_and(|r| r.ends_with("80.60")),
+                "COLUMNS={columns}:\n{table}"
+            );
+        }
+        let mistakes: Vec<&str> = table
+            .lines()
+            .skip_while(|l| *l != "Common mistakes:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(
+            !mistakes.is_empty() && mistakes.iter().all(|l| l.starts_with("- ")),
+            "COLUMNS={columns}:\n{table}"
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_leaves_no_temporary_file_beside_the_outputs() {
+    let _turn = crate::one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(
+        &fixtures().join("submissions"),
+        &subs,
+        &[
+            "correct",
+            "wrong_type",
+            "open_list",
+            "exit_whowins",
+            "wrong_answer",
+        ],
+    );
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("salgrade"))
+        .current_dir(dir.path())
+        .env("XDG_CACHE_HOME", crate::test_cache_home())
+        .args(["grade", "--cases", "2", "--jobs", "1", "-o", "grades.csv"])
+        .args(["--feedback", "feedback", "--out-dir"])
+        .arg(&out)
+        .arg(&subs)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    loop {
+        let lines = std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 2 {
+            break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("grading ended before it could be interrupted: {status}");
+        }
+        std::thread::yield_now();
+    }
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status}");
+    let left: Vec<String> = walkdir::WalkDir::new(dir.path())
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|e| e.path().display().to_string())
+        .filter(|p| p.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn an_earlier_runs_feedback_files_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(&fixtures().join("submissions"), &subs, &["correct"]);
+    let feedback = dir.path().join("feedback");
+    std::fs::create_dir(&feedback).unwrap();
+    std::fs::write(feedback.join("zed.md"), "an old student's feedback\n").unwrap();
+    let run = salgrade()
+        .args(["grade", "--cases", "0", "--shrink-ms", "0", "--feedback"])
+        .arg(&feedback)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .arg(&subs)
+        .output()
+        .unwrap();
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("also holds 1 feedback file(s) this run did not write (`zed.md`)"),
+        "{err}"
+    );
+    assert!(feedback.join("correct.md").is_file() && feedback.join("zed.md").is_file());
+}

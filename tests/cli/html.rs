@@ -284,3 +284,47 @@ fn sorting_works(browser: &Path, page: &Path, scratch: &Path) {
     let first_full = table.find("<tr class=\"full\"").unwrap();
     assert!(last_zero < first_full, "not sorted by total: {table}");
 }
+
+#[test]
+fn ids_are_unique_code_is_code_and_a_traceback_keeps_its_lines() {
+    let run = salgrade()
+        .args(["check", "--cases", "2", "--format", "html"])
+        .arg(submission("wrong_answer").join("salbLLfunctions.py"))
+        .output()
+        .unwrap();
+    let page = String::from_utf8(run.stdout).unwrap();
+    assert!(page.matches("<svg class=\"board\"").count() >= 2, "{page}");
+    let mut seen = std::collections::BTreeSet::new();
+    for id in page.split(" id=\"").skip(1) {
+        let id = id.split('"').next().unwrap();
+        assert!(seen.insert(id.to_owned()), "the id `{id}` is used twice");
+    }
+    // Every arrow points to a marker of its own figure.
+    for url in page.split("url(#").skip(1) {
+        let id = url.split(')').next().unwrap();
+        assert!(seen.contains(id), "`url(#{id})` names no id");
+    }
+    // Backticks are code, outside what the student's code wrote.
+    let prose: String = page
+        .split("<pre>")
+        .map(|p| p.split_once("</pre>").map_or(p, |(_, after)| after))
+        .collect();
+    assert!(!prose.contains('`'), "a literal backtick: {prose}");
+    // A traceback keeps its line breaks.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("solution.py"),
+        "def helper(b):\n    return b[99]\n\nclass Solution:\n    def snakesAndLadders(self, board):\n        return helper(board)\n",
+    )
+    .unwrap();
+    let run = salgrade()
+        .current_dir(dir.path())
+        .args(["check", "--cases", "0", "--format", "html", "solution.py"])
+        .output()
+        .unwrap();
+    let page = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        page.contains("<dt>detail</dt><dd><pre>IndexError: list index out of range\nline 6, in snakesAndLadders"),
+        "{page}"
+    );
+}

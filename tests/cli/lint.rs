@@ -311,3 +311,56 @@ fn a_file_python_cannot_compile_is_unreadable_as_at_import() {
         "{json:#}"
     );
 }
+
+#[test]
+fn lint_refuses_what_check_refuses_and_warns_when_nothing_graded_is_defined() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let notebook = write("salbLLfunctions.ipynb", "{\"cells\": []}");
+    let renamed = write(
+        "salbLLfunctions.py.txt",
+        "def willfinish(a, b):\n    return [1]\n",
+    );
+    let other = write("notes.py", "def helper():\n    return [1, 2]\n");
+    for (file, says) in [
+        (notebook.clone(), "is a Jupyter notebook"),
+        (renamed, "rename it to `salbLLfunctions.py`"),
+        (
+            std::path::PathBuf::from("/etc/hostname"),
+            "is not a Python (`.py`)",
+        ),
+        (dir.path().join("nosuch.py"), "does not exist"),
+        (dir.path().to_owned(), "is a folder, not a file"),
+    ] {
+        for command in ["lint", "check"] {
+            let run = crate::salgrade()
+                .args([command, "--assignment", "a48"])
+                .arg(&file)
+                .output()
+                .unwrap();
+            let err = stderr_of(&run);
+            assert_eq!(run.status.code(), Some(2), "{command} {file:?}: {err}");
+            assert!(err.contains(says), "{command} {file:?}: {err}");
+        }
+    }
+    let run = crate::salgrade()
+        .args(["lint", "--assignment", "a48"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    assert!(
+        stderr_of(&run).contains("defines none of the functions the rule is checked in"),
+        "{}",
+        stderr_of(&run)
+    );
+    assert!(
+        stdout_of(&run).contains("nothing was checked"),
+        "{}",
+        stdout_of(&run)
+    );
+}

@@ -336,3 +336,86 @@ fn the_scheduler_examples_read_the_seed_from_a_file() {
         );
     }
 }
+
+/// The groups of a report: each one's members, sorted.
+fn groups(report: &Value) -> Vec<Vec<String>> {
+    let mut groups: Vec<Vec<String>> = report["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let mut m: Vec<String> = c["students"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_owned())
+                .collect();
+            m.sort();
+            m
+        })
+        .collect();
+    groups.sort();
+    groups
+}
+
+#[test]
+fn merge_groups_whole_file_failures_by_cause_as_one_run_does() {
+    let t = tempfile::tempdir().unwrap();
+    let subs = t.path().join("subs");
+    let file = "salbLLfunctions.py";
+    // Two students of each cause, so every shard split keeps pairs to join.
+    for (who, what) in [
+        ("ann", "def f(:\n"),
+        ("ben", "def f(:\n"),
+        ("cat", "if True:\n\tx = 1\n        y = 2\n"),
+        ("dan", "if True:\n\tx = 1\n        y = 2\n"),
+        ("eve", "input()\n"),
+        ("fay", "input()\n"),
+        ("gus", ""),
+        ("hal", ""),
+    ] {
+        std::fs::create_dir_all(subs.join(who)).unwrap();
+        std::fs::write(subs.join(who).join(file), what).unwrap();
+    }
+    for who in ["ivy", "jon"] {
+        std::fs::create_dir_all(subs.join(who)).unwrap();
+        std::fs::write(subs.join(who).join("submission.zip"), "PK").unwrap();
+    }
+    let (_, whole) = grade(&subs, &t.path().join("whole"), &["--assignment", "a48"]);
+    let mut reports = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (_, r) = grade(
+            &subs,
+            &t.path().join(format!("s{k}")),
+            &["--assignment", "a48", "--shard", &shard],
+        );
+        reports.push(r);
+    }
+    let merged = salgrade()
+        .args(["merge", "--format", "json"])
+        .args(&reports)
+        .output()
+        .unwrap();
+    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let one_run = groups(&read(&whole));
+    assert_eq!(one_run.len(), 5, "{one_run:?}");
+    assert_eq!(groups(&merged), one_run);
+    let notes = salgrade()
+        .arg("clusters")
+        .arg(&reports[0])
+        .output()
+        .unwrap();
+    assert!(
+        !stdout_of(&notes).contains("merged"),
+        "{}",
+        stdout_of(&notes)
+    );
+    let merged_notes: Vec<&Value> = merged["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["merged"] != 1)
+        .collect();
+    assert!(merged_notes.is_empty(), "{merged_notes:?}");
+}

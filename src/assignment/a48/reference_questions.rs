@@ -2,6 +2,7 @@
 //! board, in the words a student would print.
 
 use salgrade_reference::a48::board::Board;
+use salgrade_reference::a48::case::A48Input;
 use salgrade_reference::a48::{self, Reading};
 
 use crate::assignment::Question;
@@ -37,18 +38,45 @@ fn steps_wanted(question: &str) -> usize {
     }
 }
 
+/// `input` as a board and the step sizes it carries: a case's input
+/// (`{"board": {...}, "args": [2, 4]}`, as `check`'s counterexample files
+/// and `gen` write it) or a bare board (`{"squares": 16, "snadders": ...}`).
+fn board_and_steps(input: &serde_json::Value) -> Result<(Board, Option<Vec<u64>>), String> {
+    if input.get("board").is_some() {
+        let case: A48Input = serde_json::from_value(input.clone()).map_err(|e| e.to_string())?;
+        return Ok((case.board, Some(case.args)));
+    }
+    let board: Board = serde_json::from_value(input.clone()).map_err(|e| e.to_string())?;
+    Ok((board, None))
+}
+
 pub(super) fn ask(
     question: &str,
     input: &serde_json::Value,
-    steps: &[u64],
+    typed: &[u64],
     reading: Reading,
 ) -> Result<String, String> {
-    let board: Board = serde_json::from_value(input.clone()).map_err(|e| e.to_string())?;
+    let (board, carried) = board_and_steps(input)?;
     let want = steps_wanted(question);
+    let sizes = |n: usize| format!("{n} step size{}", if n == 1 { "" } else { "s" });
+    // Typed step sizes win; else the case's own, when they fit the question.
+    let steps: &[u64] = match carried.as_deref() {
+        Some(case) if typed.is_empty() && case.len() == want => case,
+        Some(case) if typed.is_empty() && want > 0 => {
+            return Err(format!(
+                "`{question}` takes {}, and the case gives {}: type {} after the question (`salgrade ref {question} --board FILE{}`)",
+                sizes(want),
+                case.len(),
+                if want == 1 { "it" } else { "both" },
+                if want == 1 { " S" } else { " S1 S2" }
+            ));
+        }
+        _ => typed,
+    };
     if steps.len() != want {
         return Err(format!(
-            "`{question}` takes {want} step size{}, {} given",
-            if want == 1 { "" } else { "s" },
+            "`{question}` takes {}, {} given",
+            sizes(want),
             steps.len()
         ));
     }

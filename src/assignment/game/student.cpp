@@ -2,14 +2,23 @@
 // any `main` of theirs renamed (salgrade warns), and the glue the adapter
 // calls through an opaque handle. Arguments are copied first, so a method
 // may take them by value, by reference or by const reference.
-#include <map>
-#include <stdexcept>
-#include <string>
-#include <vector>
+//
+// The game has no platform that includes headers for the student, so the
+// student's file comes first, as a plain `g++ -std=c++20` compiles it: a
+// file that uses `std::map` without including its header fails here as it
+// fails there. The one header before it, `<version>`, holds the library's
+// feature-test macros and declares nothing a student would use; it is what
+// lets the adapter be compiled once per run (see `runner/cxx/prelude.rs`).
+#include <version>
 
 #define main salgrade_student_main
 #include "snakes_game.cpp"
 #undef main
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 void* salgrade_game_new(int size, const std::map<int, int>& jumps, int players,
                         const std::string& finish) {

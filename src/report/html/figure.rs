@@ -12,8 +12,11 @@ use crate::verdict::Verdict;
 const DRAW_MAX_SQUARES: u64 = 100;
 
 /// The case drawn, by its assignment, when it can be.
+/// `id` starts every id the figure defines (its arrowheads): ids are unique
+/// in a page, and a board's arrows point to its own.
 pub(super) fn figure(
     out: &mut String,
+    id: &str,
     report: &Report,
     case: &salgrade_reference::Case,
     verdict: &Verdict,
@@ -23,7 +26,7 @@ pub(super) fn figure(
     };
     match assignment.figure(case, verdict) {
         Some(Figure::Board(b)) if b.squares <= DRAW_MAX_SQUARES && b.squares > 0 => {
-            board_svg(out, &b)
+            board_svg(out, id, &b)
         }
         Some(Figure::Board(b)) => {
             let _ = writeln!(
@@ -128,7 +131,7 @@ impl Places {
 
 const WALK_COLOURS: [&str; 2] = ["#1971c2", "#9c36b5"];
 
-fn board_svg(out: &mut String, b: &Board) {
+fn board_svg(out: &mut String, id: &str, b: &Board) {
     let p = Places::of(b);
     let legend_h =
         18.0 * (b.walks.len() as f64 + 1.0) + if b.wrong_at.is_some() { 18.0 } else { 0.0 };
@@ -145,10 +148,10 @@ fn board_svg(out: &mut String, b: &Board) {
     let _ = writeln!(
         out,
         "<svg class=\"board\" role=\"img\" aria-label=\"the board\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\">\n<defs>\
-         <marker id=\"up\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#2f9e44\"/></marker>\
-         <marker id=\"down\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#e03131\"/></marker>\
-         <marker id=\"walk0\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
-         <marker id=\"walk1\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
+         <marker id=\"{id}-up\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#2f9e44\"/></marker>\
+         <marker id=\"{id}-down\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#e03131\"/></marker>\
+         <marker id=\"{id}-walk0\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
+         <marker id=\"{id}-walk1\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker>\
          </defs>",
         WALK_COLOURS[0], WALK_COLOURS[1]
     );
@@ -183,8 +186,8 @@ fn board_svg(out: &mut String, b: &Board) {
             y + 4.0
         );
     }
-    jumps(out, b, &p);
-    walks(out, b, &p);
+    jumps(out, id, b, &p);
+    walks(out, id, b, &p);
     if let Some((square, why)) = &b.wrong_at
         && let Some((x, y)) = p.at(b, *square)
     {
@@ -201,7 +204,7 @@ fn board_svg(out: &mut String, b: &Board) {
 
 /// The snakes and ladders, each an arrow (a loop when it jumps to its
 /// own square).
-fn jumps(out: &mut String, b: &Board, p: &Places) {
+fn jumps(out: &mut String, id: &str, b: &Board, p: &Places) {
     for &(from, to) in &b.jumps {
         let (Some(a), Some(z)) = (p.at(b, from), p.at(b, to)) else {
             continue;
@@ -227,7 +230,7 @@ fn jumps(out: &mut String, b: &Board, p: &Places) {
         };
         let _ = writeln!(
             out,
-            "<path class=\"jump\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" marker-end=\"url(#{kind})\"><title>{} {from} → {to}</title></path>",
+            "<path class=\"jump\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" marker-end=\"url(#{id}-{kind})\"><title>{} {from} → {to}</title></path>",
             curve(a, z, p.radius, 0.25),
             if to > from { "ladder" } else { "snake" }
         );
@@ -235,7 +238,7 @@ fn jumps(out: &mut String, b: &Board, p: &Places) {
 }
 
 /// The reference's walks, dashed, each in its colour.
-fn walks(out: &mut String, b: &Board, p: &Places) {
+fn walks(out: &mut String, id: &str, b: &Board, p: &Places) {
     for (k, walk) in b.walks.iter().enumerate() {
         let colour = WALK_COLOURS[k % WALK_COLOURS.len()];
         let offset = 3.0 * k as f64;
@@ -266,7 +269,7 @@ fn walks(out: &mut String, b: &Board, p: &Places) {
         if !d.is_empty() {
             let _ = writeln!(
                 out,
-                "<path class=\"walk\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"5 3\" marker-end=\"url(#walk{})\"/>",
+                "<path class=\"walk\" d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"5 3\" marker-end=\"url(#{id}-walk{})\"/>",
                 d.trim_end(),
                 k % 2
             );

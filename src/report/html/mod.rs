@@ -148,7 +148,7 @@ pub(crate) fn render(report: &Report) -> String {
     if !warnings.is_empty() {
         out.push_str("<h2>Warnings</h2>\n<ul>\n");
         for w in &warnings {
-            let _ = writeln!(out, "<li>{}</li>", esc(w));
+            let _ = writeln!(out, "<li>{}</li>", prose(w));
         }
         out.push_str("</ul>\n");
     }
@@ -327,8 +327,15 @@ fn mistake(out: &mut String, report: &Report, i: usize, c: &Cluster) {
         c.students.len(),
         links.join(", ")
     );
-    if !c.input.is_empty() {
-        let _ = writeln!(out, "<dt>input</dt><dd>{}</dd>", esc(&c.input));
+    if c.boards.len() > 1 {
+        // Timeouts: each member's own board, never one member's for all.
+        let _ = writeln!(out, "<dt>boards</dt><dd><ul>");
+        for (who, board) in &c.boards {
+            let _ = writeln!(out, "<li>{}: {}</li>", esc(who), prose(board));
+        }
+        out.push_str("</ul></dd>\n");
+    } else if !c.input.is_empty() {
+        let _ = writeln!(out, "<dt>input</dt><dd>{}</dd>", prose(&c.input));
     }
     if let Some(e) = &c.expected {
         let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
@@ -338,19 +345,31 @@ fn mistake(out: &mut String, report: &Report, i: usize, c: &Cluster) {
             let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
         }
         (None, Some(d)) => {
-            let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
+            let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", detail(d));
         }
         (None, None) => {}
     }
     if let Some(e) = &c.explanation {
-        let _ = writeln!(out, "<dt>why</dt><dd>{}</dd>", esc(e));
+        let _ = writeln!(out, "<dt>why</dt><dd>{}</dd>", prose(e));
     }
     if let Some(h) = &c.hint {
-        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
+        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", prose(h));
     }
     out.push_str("</dl>\n");
     if let Some(case) = &c.case {
-        figure(out, report, case, &verdict_of(c));
+        if let Some((whose, _)) = c
+            .boards
+            .iter()
+            .find(|(_, b)| **b == c.input)
+            .filter(|_| c.boards.len() > 1)
+        {
+            let _ = writeln!(
+                out,
+                "<p class=\"legend\">The board drawn is {}&#39;s.</p>",
+                esc(whose)
+            );
+        }
+        figure(out, &format!("m{}", i + 1), report, case, &verdict_of(c));
     }
     out.push_str("</section>\n");
 }
@@ -420,8 +439,24 @@ fn scores_table(out: &mut String, report: &Report) {
     let _ = writeln!(
         out,
         "<p class=\"legend\">{}</p>",
-        esc(&super::legend(report))
+        prose(&super::legend(report))
     );
+}
+
+/// Text for a person (a hint, a warning, a legend), escaped, its code spans
+/// (`` `x` ``) shown as code rather than as backticks.
+fn prose(text: &str) -> String {
+    code_spans(&esc(text))
+}
+
+/// A failure's detail: a traceback or compiler output keeps its lines (in
+/// a `<pre>`), a one-line detail reads as prose.
+fn detail(text: &str) -> String {
+    if text.trim_end().contains('\n') {
+        format!("<pre>{}</pre>", esc(text.trim_end()))
+    } else {
+        prose(text)
+    }
 }
 
 /// Already-escaped text with each Markdown code span (`` `x` ``) as

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::figure::figure;
-use super::{code_spans, esc, student_class};
+use super::{code_spans, detail, esc, prose, student_class};
 use crate::grading::FunctionScore;
 use crate::report::{Report, StudentReport, points};
 
@@ -44,7 +44,7 @@ pub(super) fn student_section(out: &mut String, report: &Report, i: usize, s: &S
         });
     }
     for (name, f) in failing {
-        failure(out, report, s, name, f);
+        failure(out, report, i, s, name, f);
     }
     violations(out, report, s);
     for (what, text) in [("printed", &s.stdout), ("stderr", &s.stderr)] {
@@ -78,7 +78,7 @@ fn whole_file(
         if w.nothing_graded() {
             String::new()
         } else {
-            format!(": {}.", esc(w.hint))
+            format!(": {}.", prose(w.hint))
         },
         code_spans(&esc(&w.function_list()))
     );
@@ -137,7 +137,14 @@ fn violations(out: &mut String, report: &Report, s: &StudentReport) {
 
 /// One failing function of a student: its verdict, input, answers, hint,
 /// the common mistake it shares, and its counterexample drawn.
-fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: &FunctionScore) {
+fn failure(
+    out: &mut String,
+    report: &Report,
+    i: usize,
+    s: &StudentReport,
+    name: &str,
+    f: &FunctionScore,
+) {
     let _ = writeln!(
         out,
         "<div class=\"failure\" data-function=\"{}\">\n<p><code>{}</code>: {}/{} cases pass.</p>\n<dl>",
@@ -158,7 +165,7 @@ fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: 
         out,
         "<dt>verdict</dt><dd>{}</dd>\n<dt>input</dt><dd>{}</dd>",
         esc(verdict.kind.as_str()),
-        esc(input)
+        prose(input)
     );
     if let Some(e) = &verdict.expected {
         let _ = writeln!(out, "<dt>expected</dt><dd><code>{}</code></dd>", esc(e));
@@ -167,10 +174,13 @@ fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: 
         let _ = writeln!(out, "<dt>given</dt><dd><code>{}</code></dd>", esc(g));
     }
     if let Some(d) = &verdict.detail {
-        let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", esc(d));
+        let _ = writeln!(out, "<dt>detail</dt><dd>{}</dd>", detail(d));
     }
     if let Some(h) = &f.hint {
-        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", esc(h));
+        let _ = writeln!(out, "<dt>hint</dt><dd>{}</dd>", prose(h));
+    }
+    for n in &f.notes {
+        let _ = writeln!(out, "<dt>note</dt><dd>{}</dd>", prose(n));
     }
     // The common mistake this failure is part of, when others share it.
     let shared = report.clusters.iter().position(|c| {
@@ -188,7 +198,7 @@ fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: 
     }
     out.push_str("</dl>\n");
     if let Some(c) = &f.counterexample {
-        figure(out, report, &c.case, &c.verdict);
+        figure(out, &figure_id(i, name), report, &c.case, &c.verdict);
         if !c.explanation.is_empty() {
             let _ = writeln!(
                 out,
@@ -198,4 +208,14 @@ fn failure(out: &mut String, report: &Report, s: &StudentReport, name: &str, f: 
         }
     }
     out.push_str("</div>\n");
+}
+
+/// The prefix of the ids inside a student's figure of `function`: unique
+/// in the page (`s3-whowins`), so each board's arrowheads are its own.
+fn figure_id(student: usize, function: &str) -> String {
+    let safe: String = function
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("s{}-{safe}", student + 1)
 }
