@@ -175,6 +175,22 @@ fn by_name(
     let Some(&first) = named.first() else {
         return false;
     };
+    warn_of_others(sub, dir, &named, wanted, language);
+    choose(sub, dir, first);
+    true
+}
+
+/// The warnings on the file chosen, `named[0]`: a name in another case,
+/// other files of its name (equally shallow, or deeper), and a file of the
+/// other language when the instructor did not choose one.
+fn warn_of_others(
+    sub: &mut Submission,
+    dir: &Path,
+    named: &[&Candidate],
+    wanted: &Wanted<'_>,
+    language: impl Fn(&Path) -> Option<usize>,
+) {
+    let first = named[0];
     let chosen = rel(dir, &first.0);
     if !is_wanted(wanted, &name_of(&first.0), true) {
         sub.warnings.push(format!(
@@ -222,8 +238,6 @@ fn by_name(
             rel(dir, &other.0),
         ));
     }
-    choose(sub, dir, first);
-    true
 }
 
 /// How many folders below the student's folder a file is (`a1/x.py`: 1).

@@ -76,10 +76,17 @@ impl Cluster {
                     .as_deref()
                     .is_some_and(|d| d.starts_with(super::whole_file::NOTHING_GRADED)) =>
             {
-                let cause = whole_file_cause(self.detail.as_deref());
-                let why = cause
-                    .strip_prefix(super::whole_file::NOTHING_GRADED)
+                // One member's own words; a group's with their paths left out.
+                let why = self
+                    .detail
+                    .as_deref()
+                    .and_then(|d| d.strip_prefix(super::whole_file::NOTHING_GRADED))
                     .unwrap_or_default();
+                let why = if n == 1 {
+                    first_clause(why).to_owned()
+                } else {
+                    first_clause(&without_code_spans(why)).to_owned()
+                };
                 format!("could not be graded ({why})")
             }
             (VerdictKind::ImportFailed | VerdictKind::BuildFailed, _) => format!(

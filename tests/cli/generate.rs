@@ -59,3 +59,24 @@ fn a_tampered_case_file_is_refused_with_its_name() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_gen_quietly() {
+    use std::io::BufRead;
+    // `salgrade gen | head -1`: the reader takes one line and closes the pipe.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("salgrade"))
+        .args(["gen", "--seed", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "{\n");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
