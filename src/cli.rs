@@ -492,9 +492,9 @@ pub(crate) struct SimilarArgs {
     /// The assignment whose starter code counts for nothing and whose functions are called from outside the file (`salgrade assignments` lists them); default: the one the files' names or definitions point to, else every assignment's.
     #[arg(long, short = 'a', value_name = "NAME")]
     pub assignment: Option<String>,
-    /// The report format: `table` (default; the ranked pairs), `csv` or `json` (one row per pair), or `html` (the flagged pairs side by side, shared fragments highlighted).
-    #[arg(long, value_enum, default_value_t = SimilarFormat::Table)]
-    pub format: SimilarFormat,
+    /// The report format: `table` (the ranked pairs), `csv` or `json` (one row per pair), or `html` (the flagged pairs side by side, shared fragments highlighted); default: the one `-o`'s extension names (`.csv`, `.json`, `.html`, `.txt`), else `table`.
+    #[arg(long, value_enum)]
+    pub format: Option<SimilarFormat>,
     /// Write the report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -100,29 +100,112 @@ pub(super) fn format_for(
     asked: Option<report::Format>,
     output: Option<&Path>,
 ) -> anyhow::Result<report::Format> {
+    by_extension(
+        asked,
+        output,
+        &Formats {
+            table: report::Format::Table,
+            of_extension: |ext| formats_of_extension(ext).map(<[_]>::to_vec),
+            name: report::Format::name,
+            words: format_words,
+            extension: extension_of,
+            names: "table, csv, json, markdown, html, junit, gradescope, classroom, markus, prairielearn",
+            extensions: "`.csv`, `.json`, `.jsonl`, `.html`, `.md`, `.xml` or `.txt`",
+        },
+    )
+}
+
+/// `salgrade similar`'s format, by the same rule as [`format_for`].
+pub(super) fn similar_format_for(
+    asked: Option<crate::cli::SimilarFormat>,
+    output: Option<&Path>,
+) -> anyhow::Result<crate::cli::SimilarFormat> {
+    use crate::cli::SimilarFormat::{Csv, Html, Json, Table};
+    use clap::ValueEnum as _;
+    by_extension(
+        asked,
+        output,
+        &Formats {
+            table: Table,
+            of_extension: |ext| {
+                Some(match ext {
+                    "csv" => vec![Csv],
+                    "json" => vec![Json],
+                    "html" | "htm" => vec![Html],
+                    "txt" | "text" => vec![Table],
+                    _ => return None,
+                })
+            },
+            name: |f| {
+                f.to_possible_value()
+                    .map(|v| v.get_name().to_owned())
+                    .unwrap_or_default()
+            },
+            words: |f| match f {
+                Table => "the terminal's table",
+                Csv => "CSV",
+                Json => "JSON",
+                Html => "an HTML page",
+            },
+            extension: |f| match f {
+                Table => "txt",
+                Csv => "csv",
+                Json => "json",
+                Html => "html",
+            },
+            names: "table, csv, json, html",
+            extensions: "`.csv`, `.json`, `.html` or `.txt`",
+        },
+    )
+}
+
+/// What [`by_extension`] needs to know of a command's formats.
+struct Formats<F> {
+    /// The terminal's format, the default.
+    table: F,
+    /// The formats a file with this (lower-case) extension holds, the
+    /// first the one written when none is asked; `None` for an extension
+    /// that names none of them.
+    of_extension: fn(&str) -> Option<Vec<F>>,
+    name: fn(F) -> String,
+    words: fn(F) -> &'static str,
+    extension: fn(F) -> &'static str,
+    /// Every format's name, for a message.
+    names: &'static str,
+    /// The extensions that name a format, for a message.
+    extensions: &'static str,
+}
+
+fn by_extension<F: Copy + PartialEq>(
+    asked: Option<F>,
+    output: Option<&Path>,
+    formats: &Formats<F>,
+) -> anyhow::Result<F> {
     let ext = extension(output);
     let shown = || output.map(|p| p.display().to_string()).unwrap_or_default();
-    let names =
-        "table, csv, json, markdown, html, junit, gradescope, classroom, markus, prairielearn";
+    let (names, extensions) = (formats.names, formats.extensions);
     match (asked, ext) {
-        (None, None) => Ok(report::Format::Table),
+        (None, None) => Ok(formats.table),
         (Some(format), None) => Ok(format),
-        (asked, Some(ext)) => match (asked, formats_of_extension(&ext)) {
-            (None, Some(formats)) => Ok(formats[0]),
+        (asked, Some(ext)) => match (asked, (formats.of_extension)(&ext)) {
+            (None, Some(found)) => Ok(found[0]),
             (None, None) => bail!(
-                "`-o {}`: the extension `.{ext}` names no report format salgrade writes; pass `--format` ({names}), or name the file `.csv`, `.json`, `.html`, `.md`, `.xml` or `.txt`",
+                "`-o {}`: the extension `.{ext}` names none of this command's formats ({names}); pass `--format`, or name the file {extensions}",
                 shown()
             ),
-            (Some(format), Some(formats)) if !formats.contains(&format) => bail!(
+            (Some(format), Some(found)) if !found.contains(&format) => bail!(
                 "`-o {}` is named as {}, but `--format {}` writes {}; name the file `{}`, or pass `--format {}`",
                 shown(),
                 holds(&ext),
-                format.name(),
-                format_words(format),
+                (formats.name)(format),
+                (formats.words)(format),
                 output
-                    .map(|p| p.with_extension(extension_of(format)).display().to_string())
+                    .map(|p| p
+                        .with_extension((formats.extension)(format))
+                        .display()
+                        .to_string())
                     .unwrap_or_default(),
-                formats[0].name()
+                (formats.name)(found[0])
             ),
             (Some(format), _) => Ok(format),
         },
@@ -420,5 +503,40 @@ mod tests {
         assert!(json_output(at("cases.csv").as_deref(), "a case file").is_err());
         assert!(json_output(at("cases.json").as_deref(), "a case file").is_ok());
         assert!(json_output(at("cases").as_deref(), "a case file").is_ok());
+    }
+
+    #[test]
+    fn similars_format_follows_the_output_files_extension_by_the_same_rule() {
+        use crate::cli::SimilarFormat::{Csv, Html, Json, Table};
+        let at = |p: &str| Some(Path::new(p).to_owned());
+        let cases = [
+            (None, None, Table),
+            (None, at("-"), Table),
+            (None, at("pairs"), Table),
+            (None, at("pairs.txt"), Table),
+            (None, at("pairs.CSV"), Csv),
+            (None, at("out/pairs.json"), Json),
+            (None, at("similar.htm"), Html),
+            (Some(Csv), at("pairs.dat"), Csv),
+            (Some(Html), None, Html),
+        ];
+        for (asked, path, want) in cases {
+            assert_eq!(
+                similar_format_for(asked, path.as_deref()).unwrap(),
+                want,
+                "{asked:?} {path:?}"
+            );
+        }
+        let e = similar_format_for(Some(Json), at("pairs.csv").as_deref()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`-o pairs.csv` is named as CSV, but `--format json` writes JSON; name the file `pairs.json`, or pass `--format csv`"
+        );
+        // Markdown is a report format, not one of `similar`'s.
+        let e = similar_format_for(None, at("pairs.md").as_deref()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`-o pairs.md`: the extension `.md` names none of this command's formats (table, csv, json, html); pass `--format`, or name the file `.csv`, `.json`, `.html` or `.txt`"
+        );
     }
 }

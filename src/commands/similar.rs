@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use unicode_normalization::UnicodeNormalization;
 
-use super::outputs::Output;
+use super::outputs::{Output, similar_format_for};
 use super::{SOME_FAILED, SUCCESS};
 use crate::assignment::{self, Assignment};
 use crate::cli::{SimilarArgs, SimilarFormat};
@@ -40,6 +40,7 @@ pub(crate) fn similar(args: SimilarArgs) -> anyhow::Result<u8> {
         );
     }
     let assignments = course_assignments(&args, root)?;
+    let format = similar_format_for(args.format, args.output.as_deref())?;
     let output = Output::open(args.output.as_deref())?;
     let mut notes = Vec::new();
     let mut sources = cohort(root, &assignments, &mut notes)?;
@@ -77,7 +78,7 @@ pub(crate) fn similar(args: SimilarArgs) -> anyhow::Result<u8> {
         archive_files,
         notes,
     );
-    let bytes = match args.format {
+    let bytes = match format {
         SimilarFormat::Table => crate::report::similarity::table(&report).into_bytes(),
         SimilarFormat::Csv => crate::report::similarity::csv(&report)?,
         SimilarFormat::Json => crate::report::similarity::json(&report)?,

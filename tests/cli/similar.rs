@@ -127,6 +127,37 @@ fn the_html_shows_the_pair_side_by_side_with_student_text_escaped() {
 }
 
 #[test]
+fn the_output_files_extension_sets_the_format_and_a_mismatch_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let subs = t.path().join("subs");
+    cohort(&subs);
+    let pairs = t.path().join("pairs.csv");
+    let out = similar(&["-o", pairs.to_str().unwrap()], &subs);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let csv = std::fs::read_to_string(&pairs).unwrap();
+    assert!(
+        csv.starts_with("rank,student_a,student_b,kind,score,flagged,"),
+        "CSV, not the terminal's table: {csv}"
+    );
+    let page = t.path().join("similar.html");
+    let out = similar(&["-o", page.to_str().unwrap()], &subs);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"similarity\""), "{html}");
+
+    let report = t.path().join("pairs.json");
+    let out = similar(&["--format", "csv", "-o", report.to_str().unwrap()], &subs);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("is named as JSON, but `--format csv` writes CSV"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!report.exists(), "nothing is written");
+}
+
+#[test]
 fn a_student_close_to_an_archive_file_is_reported_apart() {
     let t = tempfile::tempdir().unwrap();
     let subs = t.path().join("subs");
