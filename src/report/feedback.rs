@@ -277,7 +277,7 @@ fn failing_function(
 fn smallest_input(out: &mut String, shown: Option<&Counterexample>, fail: &Failure) {
     match shown {
         Some(c) => {
-            let origin = format!("case `{}` ({})", c.from_case, fail.label);
+            let origin = format!("case `{}` ({})", c.from_case, for_students(&fail.label));
             let how = match (c.shrink_steps, c.minimal) {
                 (0, true) => format!("{origin}; no smaller input fails"),
                 (0, false) => {
@@ -304,10 +304,28 @@ fn smallest_input(out: &mut String, shown: Option<&Counterexample>, fail: &Failu
             let _ = writeln!(
                 out,
                 "Smallest failing case `{}` ({}):\n",
-                fail.case_id, fail.label
+                fail.case_id,
+                for_students(&fail.label)
             );
             let _ = writeln!(out, "- input: {}", clip(&fail.input, MAX_INPUT_CHARS));
         }
+    }
+}
+
+/// A case's label as a student reads it: without the wrong solution the
+/// case was built to expose (`(exposes chains_jumps)`), the name of one of
+/// salgrade's own mutants, which tells a student nothing and reads as a
+/// diagnosis of their code. The instructor's report keeps it.
+fn for_students(label: &str) -> &str {
+    match label.rsplit_once(" (exposes ") {
+        Some((kind, bug))
+            if bug.strip_suffix(')').is_some_and(|b| {
+                !b.is_empty() && b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }) =>
+        {
+            kind
+        }
+        _ => label,
     }
 }
 
@@ -469,6 +487,23 @@ mod tests {
         assert!(shown.contains("[... 65236 more characters]"), "{shown}");
         assert!(shown.ends_with("not shown]"), "{shown}");
         assert_eq!(excerpt("a\nb\n", 40), "a\nb");
+    }
+
+    #[test]
+    fn a_label_loses_the_mutant_it_exposes_and_nothing_else() {
+        assert_eq!(
+            for_students("no-chain: a ladder lands on a snake's head (exposes chains_jumps)"),
+            "no-chain: a ladder lands on a snake's head"
+        );
+        assert_eq!(
+            for_students("random/small: 12 squares"),
+            "random/small: 12 squares"
+        );
+        assert_eq!(
+            for_students("mine (exposes a bug in x)"),
+            "mine (exposes a bug in x)"
+        );
+        assert_eq!(for_students(""), "");
     }
 
     #[test]
