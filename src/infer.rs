@@ -35,13 +35,17 @@ pub(crate) struct Pointers {
 }
 
 impl Pointers {
-    /// The one assignment every clue points to, if they agree.
+    /// The one assignment every clue points to, if they agree, with the
+    /// shallowest file that points to it (the first found among equals): the
+    /// one a note names, which should be a graded file, not an old copy in
+    /// a `backup/` folder that sorts first.
     pub(crate) fn single(&self) -> Option<(&'static dyn Assignment, Clue, &Path)> {
         let [(id, (clue, files))] = self.by_assignment.iter().collect::<Vec<_>>()[..] else {
             return None;
         };
         let assignment = assignment::by_id(id).ok()?;
-        Some((assignment, *clue, files.first()?.as_path()))
+        let file = files.iter().min_by_key(|f| f.components().count())?;
+        Some((assignment, *clue, file.as_path()))
     }
 
     /// Whether any file points to `id`.
@@ -296,6 +300,20 @@ mod tests {
         assert_eq!(canvas("bob_min_throws.cc"), Some("min-throws"));
         assert_eq!(canvas("bob_12_34_solution-2.cxx"), Some("leetcode909"));
         assert_eq!(canvas("bob_12_34_min_throws (2).py"), Some("min-throws"));
+    }
+
+    #[test]
+    fn the_note_names_the_shallowest_file_not_a_backup_that_sorts_first() {
+        let t = tempfile::tempdir().unwrap();
+        for file in ["alice/backup/min_throws.py", "alice/min_throws.py"] {
+            let path = t.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "").unwrap();
+        }
+        let pointers = of_folder(t.path());
+        let (assignment, clue, file) = pointers.single().unwrap();
+        assert_eq!((assignment.id(), clue), ("min-throws", Clue::Name));
+        assert_eq!(file, t.path().join("alice/min_throws.py"));
     }
 
     #[test]
