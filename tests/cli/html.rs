@@ -327,4 +327,14 @@ fn ids_are_unique_code_is_code_and_a_traceback_keeps_its_lines() {
         page.contains("<dt>detail</dt><dd><pre>IndexError: list index out of range\nline 6, in snakesAndLadders"),
         "{page}"
     );
+    // A whole file's one-line reason is prose, its file name code.
+    std::fs::write(dir.path().join("solution.py"), "").unwrap();
+    let run = salgrade()
+        .current_dir(dir.path())
+        .args(["check", "--cases", "0", "--format", "html", "solution.py"])
+        .output()
+        .unwrap();
+    let page = String::from_utf8(run.stdout).unwrap();
+    assert!(page.contains("<code>solution.py</code> is empty"), "{page}");
+    assert!(!page.contains("` is empty"), "a literal backtick: {page}");
 }

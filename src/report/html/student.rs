@@ -86,7 +86,14 @@ fn whole_file(
         let _ = writeln!(out, "<p>line {l}</p>");
     }
     if let Some(d) = w.detail() {
-        let _ = writeln!(out, "<pre>{}</pre>", esc(&d));
+        // A traceback or compiler output in a `<pre>`; salgrade's own one
+        // line ("your file `x.py` is empty") as prose, its names as code.
+        let shown = detail(&d);
+        let _ = if shown.starts_with("<pre>") {
+            writeln!(out, "{shown}")
+        } else {
+            writeln!(out, "<p>{shown}</p>")
+        };
     }
     // The common mistake of the whole file (or of its first function, for
     // a file defining none), when others share it.
