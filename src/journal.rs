@@ -1,9 +1,9 @@
 //! The journal: every finished student is appended (and flushed to disk) to
 //! `journal.jsonl` in the output folder the moment it completes, so a crash
 //! or Ctrl-C loses nothing. `--resume` reads it back and grades only who is
-//! missing. The first line fingerprints the run's settings (cases, rubric,
-//! limits, salgrade's version); a journal from different settings is refused
-//! rather than mixed in. Each entry carries a hash of what was graded (the
+//! missing. The first line fingerprints the run's settings (seed, options,
+//! cases, rubric, limits, salgrade's version); a journal from different
+//! settings is refused rather than mixed in, naming which differ. Each entry carries a hash of what was graded (the
 //! file's bytes, or why there was none), so a submission that changed on
 //! disk since it was journalled is graded again rather than kept.
 //!
@@ -52,7 +52,9 @@ pub(crate) struct RunSettings {
 /// A setting of [`RunSettings::parts`] in words, for a journal that differs.
 fn setting_words(key: &str) -> &str {
     match key {
-        "cases" => "cases (the seed, `--cases`, an `--option`, or the case file)",
+        "seed" => "seed (`--seed` or `--seed-file`)",
+        "options" => "assignment options (`--option`)",
+        "cases" => "cases (`--cases`, or the case file)",
         "rubric" => "rubric",
         "limits" => {
             "limits (`--timeout-floor-ms`, `--timeout-multiplier`, `--wall-floor-ms`, `--memory-mb`, `--cpu-seconds`, `--file-size-mb` or `--output-cap`)"
@@ -67,26 +69,40 @@ fn setting_words(key: &str) -> &str {
 fn differences(header: &Header, now: &RunSettings) -> String {
     if header.salgrade_journal != VERSION {
         return format!(
-            "in journal format {} (this salgrade writes format {VERSION})",
+            "it is in journal format {} (this salgrade writes format {VERSION})",
             header.salgrade_journal
         );
     }
     if header.settings.is_empty() {
-        return "with other settings (cases, rubric, limits or salgrade version)".to_owned();
+        return "it was written with other settings (cases, rubric, limits or salgrade version)"
+            .to_owned();
     }
+    // A setting the header does not say (a journal of an earlier salgrade)
+    // is not named; other cases follow from another seed or other options,
+    // so they are named only when those are the same.
+    let differs = |k: &str| {
+        header
+            .settings
+            .get(k)
+            .is_some_and(|then| now.parts.get(k) != Some(then))
+    };
+    let cause_of_cases = differs("seed") || differs("options");
     let differ: Vec<String> = now
         .parts
         .iter()
-        .filter(|(k, v)| header.settings.get(*k) != Some(*v))
+        .filter(|(k, _)| differs(k) && !(k.as_str() == "cases" && cause_of_cases))
         .map(|(k, v)| match (k.as_str(), header.settings.get(k)) {
             ("version", Some(then)) => format!("salgrade version ({then} then, {v} now)"),
             _ => setting_words(k).to_owned(),
         })
         .collect();
     if differ.is_empty() {
-        return "with other settings".to_owned();
+        return "it was written with other settings".to_owned();
     }
-    format!("with other {}", crate::words::and_list(&differ))
+    format!(
+        "it differs from this run in its {}",
+        crate::words::and_list(&differ)
+    )
 }
 
 /// The journal format this salgrade writes and reads.
@@ -197,7 +213,7 @@ impl Journal {
         };
         if header.salgrade_journal != VERSION || header.fingerprint != fingerprint {
             bail!(
-                "journal `{}` was written {} than this run; rerun with the settings it was written with to resume it, or without `--resume` to start over",
+                "journal `{}` cannot be resumed by this run: {}; rerun with the settings it was written with to resume it, or without `--resume` to start over",
                 path.display(),
                 differences(&header, settings)
             );
@@ -390,8 +406,10 @@ mod tests {
         }
     }
 
-    fn settings(cases: &str, limits: &str, version: &str) -> RunSettings {
+    fn settings(seed: &str, cases: &str, limits: &str, version: &str) -> RunSettings {
         let parts: BTreeMap<String, String> = [
+            ("seed", seed),
+            ("options", "o"),
             ("cases", cases),
             ("rubric", "r"),
             ("limits", limits),
@@ -401,7 +419,7 @@ mod tests {
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .collect();
         RunSettings {
-            whole: format!("{cases}{limits}{version}"),
+            whole: format!("{seed}{cases}{limits}{version}"),
             parts,
         }
     }
@@ -409,26 +427,33 @@ mod tests {
     #[test]
     fn a_journal_of_other_settings_names_the_ones_that_differ() {
         let dir = tempfile::tempdir().unwrap();
-        drop(Journal::open(dir.path(), &settings("c1", "l1", "0.1.0"), false).unwrap());
-        let e = Journal::open(dir.path(), &settings("c2", "l1", "0.1.0"), true)
-            .err()
-            .unwrap()
-            .to_string();
+        let refused = |now: &RunSettings| {
+            Journal::open(dir.path(), now, true)
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        drop(Journal::open(dir.path(), &settings("s1", "c1", "l1", "0.1.0"), false).unwrap());
+        let e = refused(&settings("s1", "c2", "l1", "0.1.0"));
         assert!(
-            e.contains("was written with other cases (the seed") && !e.contains("rubric"),
+            e.contains("in its cases (`--cases`, or the case file); rerun")
+                && !e.contains("rubric"),
             "{e}"
         );
-        let e = Journal::open(dir.path(), &settings("c1", "l2", "0.2.0"), true)
-            .err()
-            .unwrap()
-            .to_string();
+        // Another seed makes other cases: the seed is named, not `--cases`.
+        let e = refused(&settings("s2", "c2", "l1", "0.1.0"));
         assert!(
-            e.contains("with other limits (")
-                && e.contains("salgrade version (0.1.0 then, 0.2.0 now)"),
+            e.contains("in its seed (`--seed` or `--seed-file`); rerun"),
+            "{e}"
+        );
+        let e = refused(&settings("s1", "c1", "l2", "0.2.0"));
+        assert!(
+            e.contains("in its limits (")
+                && e.contains(" and salgrade version (0.1.0 then, 0.2.0 now); rerun"),
             "{e}"
         );
         // The same settings resume.
-        assert!(Journal::open(dir.path(), &settings("c1", "l1", "0.1.0"), true).is_ok());
+        assert!(Journal::open(dir.path(), &settings("s1", "c1", "l1", "0.1.0"), true).is_ok());
     }
 
     #[test]

@@ -467,8 +467,14 @@ fn run_fingerprint(engine: &Engine, run: &RunArgs) -> journal::RunSettings {
         "wall_floor_ms": run.wall_floor_ms,
     });
     let hash = |v: &serde_json::Value| fingerprint(&[v.to_string().as_bytes()]);
+    let cases = &engine.case_file;
     let parts = [
-        ("cases", hash(&serde_json::json!(&engine.case_file))),
+        ("seed", hash(&serde_json::json!(cases.seed))),
+        ("options", hash(&serde_json::json!(&cases.options))),
+        (
+            "cases",
+            hash(&serde_json::json!([&cases.assignment, &cases.cases])),
+        ),
         ("rubric", hash(&serde_json::json!(&engine.rubric))),
         ("limits", hash(&limits)),
         ("version", env!("CARGO_PKG_VERSION").to_owned()),
