@@ -7,7 +7,7 @@ use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::time::{Duration, Instant};
 
 use super::clock::CpuClock;
@@ -22,6 +22,9 @@ use crate::runner::unix::{self, Group};
 /// first call (a rule check's findings on a very large file); each call
 /// then sets its own (see [`Session::send`]).
 pub(super) const FIRST_LINE_CAP: usize = 16 * 1024 * 1024;
+
+/// How many of a program's lines may wait to be taken.
+const LINES_IN_FLIGHT: usize = 4;
 
 /// How long a start that fails for want of a task (EAGAIN: the slot's
 /// `pids` limit, or the slot uid's RLIMIT_NPROC) is retried: a dying
@@ -141,7 +144,9 @@ struct Channel {
 impl Channel {
     /// Starts the reader and the writer threads on the pipes' ends.
     fn open(responses: OwnedFd, requests: OwnedFd) -> Channel {
-        let (tx, events) = mpsc::channel();
+        // A few lines in flight at most: a program that writes faster
+        // than they are taken waits, rather than salgrade holding them.
+        let (tx, events) = mpsc::sync_channel(LINES_IN_FLIGHT);
         let line_cap = std::sync::Arc::new(AtomicUsize::new(FIRST_LINE_CAP));
         spawn_reader(responses, tx, line_cap.clone());
         let (req_tx, req_rx) = mpsc::channel::<Vec<u8>>();
@@ -290,12 +295,20 @@ fn pipe() -> Result<(OwnedFd, OwnedFd), SessionError> {
     Ok((r, w))
 }
 
-/// Reads the program's lines, each within the cap in force when it began:
-/// the bytes of a line beyond it are never held, and the session ends.
-fn spawn_reader(fd: OwnedFd, tx: Sender<Event>, cap: std::sync::Arc<AtomicUsize>) {
+/// Reads the program's lines, each within the cap in force when its first
+/// byte came (so after the request it answers was sent, which sets the
+/// cap): the bytes of a line beyond it are never held, and the session
+/// ends.
+fn spawn_reader(fd: OwnedFd, tx: SyncSender<Event>, cap: std::sync::Arc<AtomicUsize>) {
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(1 << 16, std::fs::File::from(fd));
         loop {
+            // Wait for the line's first byte before reading the cap: the
+            // cap of the call it answers is set before its request is sent.
+            if reader.fill_buf().map_or(true, <[u8]>::is_empty) {
+                let _ = tx.send(Event::Closed);
+                return;
+            }
             let max = cap.load(Ordering::Relaxed);
             let mut line = Vec::new();
             let read = (&mut reader)
