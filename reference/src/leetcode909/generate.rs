@@ -59,6 +59,11 @@ pub enum Kind {
     /// solution that never stands on a square holding a jump (sweeping the
     /// squares and skipping those) finds no way.
     SelfJumpRoute,
+    /// A fixed board found by the mutation search (`tests/mutation/`,
+    /// `docs/mutants.md`): each tells apart from the reference a
+    /// machine-made mutant of the model or naive solution that no other
+    /// default case fails. Its label names no bug.
+    Found,
     /// A random board whose answer is a number of moves.
     RandomReachable,
     /// A random board whose answer is -1.
@@ -66,7 +71,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 20] = [
         Kind::SeedExample,
         Kind::LadderToEnd,
         Kind::EarlyLadders,
@@ -84,6 +89,7 @@ impl Kind {
         Kind::Detours,
         Kind::ReachedBothWays,
         Kind::SelfJumpRoute,
+        Kind::Found,
         Kind::RandomReachable,
         Kind::RandomUnreachable,
     ];
@@ -108,6 +114,7 @@ impl Kind {
             Kind::Detours => "adversarial/detours",
             Kind::ReachedBothWays => "adversarial/reached-both-ways",
             Kind::SelfJumpRoute => "adversarial/self-jump-route",
+            Kind::Found => "adversarial/found",
             Kind::RandomReachable => "random/reachable",
             Kind::RandomUnreachable => "random/unreachable",
         }
@@ -126,6 +133,16 @@ impl Kind {
             Kind::ReachedBothWays => Some("marks_landed_square"),
             Kind::SelfJumpRoute => Some("skips_self_jumps"),
             _ => None,
+        }
+    }
+
+    /// The bug a case's label names: the one it [`exposes`](Self::exposes)
+    /// for the kinds older than issue 34; the kinds added since name none,
+    /// so a label tells a student nothing of what their code got wrong.
+    fn named_in_label(self) -> Option<&'static str> {
+        match self {
+            Kind::ReachedBothWays | Kind::SelfJumpRoute | Kind::Found => None,
+            kind => kind.exposes(),
         }
     }
 
@@ -151,7 +168,7 @@ impl Builder {
     fn push(&mut self, kind: Kind, detail: String, input: &Input) {
         self.0.push(
             kind.name(),
-            kind.exposes(),
+            kind.named_in_label(),
             detail,
             serde_json::json!({ "board": input.rows() }),
             expected_json(input),
@@ -215,8 +232,33 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     for _ in 0..ADVERSARIAL_EACH {
         self_jump_route(&mut rng, &mut out);
     }
+    for rows in FOUND {
+        let rows: Vec<Vec<i64>> = rows.iter().map(|r| r.to_vec()).collect();
+        let input = Input::new(&rows).expect("the found boards are valid");
+        let detail = format!("n = {}, {} jumps", input.n(), input.jumps().len());
+        out.push(Kind::Found, detail, &input);
+    }
     out.0.into_cases()
 }
+
+/// The boards of [`Kind::Found`], each the smallest the mutation search
+/// found for a mutant that every other default case passed: square n
+/// marked reached as well as the square a move stands on (the model and
+/// the naive solution, in both languages), and the start marked as square
+/// 2 (the naive solution).
+const FOUND: [&[&[i64]]; 3] = [
+    &[&[-1, -1, -1], &[-1, -1, -1], &[-1, 1, -1]],
+    &[&[2, -1, -1], &[1, 1, 1], &[-1, 1, 1]],
+    &[
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, 34, -1, -1, 14, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+    ],
+];
 
 fn edge_cases(rng: &mut ChaCha8Rng, out: &mut Builder) {
     let n = rng.random_range(3..=MAX_N);
