@@ -245,10 +245,11 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
 /// found for a mutant that every other default case passed: square n
 /// marked reached as well as the square a move stands on (the model and
 /// the naive solution, in both languages), and the start marked as square
-/// 2 (the naive solution).
+/// 2 (the naive solution; its board was chosen without a chain, so that a
+/// solution that follows chains is not shown it as its counterexample).
 const FOUND: [&[&[i64]]; 3] = [
     &[&[-1, -1, -1], &[-1, -1, -1], &[-1, 1, -1]],
-    &[&[2, -1, -1], &[1, 1, 1], &[-1, 1, 1]],
+    &[&[1, -1, -1], &[1, 1, 1], &[-1, -1, 1]],
     &[
         &[-1, -1, -1, -1, -1, -1, -1],
         &[-1, -1, -1, -1, -1, -1, -1],
