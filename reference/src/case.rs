@@ -90,6 +90,52 @@ impl CaseFile {
     }
 }
 
+/// The outcomes wanted of `count` random cases: the mix `pattern` gives
+/// (one outcome per index, as `i % 2 == 0` alternates two), in an order
+/// shuffled with `rng`. A generator steers its k-th random case towards the
+/// k-th of these, so the share of each outcome is the pattern's but a case's
+/// outcome says nothing of its place among the random cases: counting one's
+/// calls, or reading a number in a case id, predicts nothing.
+pub(crate) fn shuffled_outcomes<T>(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    count: usize,
+    pattern: impl Fn(usize) -> T,
+) -> Vec<T> {
+    use rand::seq::SliceRandom;
+    let mut plan: Vec<T> = (0..count).map(pattern).collect();
+    plan.shuffle(rng);
+    plan
+}
+
+/// Test support: whether the outcome of random case `k` can be told from
+/// `k` alone. `outcomes[s][k]` is the outcome of the k-th random case (of
+/// one function) for the s-th seed tried; for each modulus 2, 3 and 4 and
+/// each residue, the outcomes of the cases with that residue, over every
+/// seed, must not all be the same (which a pattern such as "finishes iff k
+/// is odd" would make them). Returns the first residue class found
+/// constant.
+#[cfg(test)]
+pub(crate) fn predictable_from_index<T: PartialEq + std::fmt::Debug>(
+    outcomes: &[Vec<T>],
+) -> Option<String> {
+    for modulus in [2usize, 3, 4] {
+        for residue in 0..modulus {
+            let mut class = outcomes
+                .iter()
+                .flat_map(|o| o.iter().enumerate())
+                .filter(|(k, _)| k % modulus == residue)
+                .map(|(_, outcome)| outcome);
+            let Some(first) = class.next() else { continue };
+            if class.all(|o| o == first) {
+                return Some(format!(
+                    "every random case k with k % {modulus} == {residue} has the outcome {first:?}"
+                ));
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +173,23 @@ mod tests {
         assert_eq!(unseeded, file(None, &ids).asking_order());
         assert_ne!(unseeded, sorted);
         assert!(file(None, &[]).asking_order().is_empty());
+    }
+
+    #[test]
+    fn shuffled_outcomes_keep_the_mix_and_lose_the_order() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let plan = shuffled_outcomes(&mut rng, 30, |i| i % 3);
+        for outcome in 0..3 {
+            assert_eq!(plan.iter().filter(|&&o| o == outcome).count(), 10);
+        }
+        let alternating: Vec<Vec<bool>> = (0..50)
+            .map(|_| (0..30).map(|i| i % 2 == 0).collect())
+            .collect();
+        assert!(predictable_from_index(&alternating).is_some());
+        let shuffled: Vec<Vec<bool>> = (0..50)
+            .map(|_| shuffled_outcomes(&mut rng, 30, |i| i % 2 == 0))
+            .collect();
+        assert_eq!(predictable_from_index(&shuffled), None);
     }
 }

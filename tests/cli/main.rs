@@ -20,6 +20,7 @@ mod integrity;
 mod isolation;
 mod layering;
 mod lint;
+mod machine_mutants;
 mod mutants;
 mod platforms;
 mod reference;

@@ -3,9 +3,12 @@
 //! (ChaCha8 with an explicit seed; no platform-dependent randomness).
 //!
 //! Random cases are steered so that each function sees both answers: the
-//! generator alternates the outcome it looks for (finishes / never finishes,
-//! player 1 / player 2) and draws candidates until one matches, so a student
-//! who always answers `False` cannot score half marks by luck of the draw.
+//! generator plans the outcomes it looks for (half finish and half never
+//! do; a third each of player 1 winning, player 2 winning, nobody
+//! finishing), in an order shuffled with the seed, and draws candidates
+//! until one matches. So a student who always answers `False` cannot score
+//! half marks by luck of the draw, and one who counts their calls learns
+//! nothing from the count.
 //!
 //! This module is pure: no files, no processes.
 
@@ -16,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use super::board::{Board, Square};
 use super::case::{A48Function, A48Input, A48Options, a48_case};
 use super::{self as a48, Game, Reading};
-use crate::case::{Case, CaseFile, DEFAULT_RANDOM_CASES, PUBLIC_SEED};
+use crate::case::{Case, CaseFile, DEFAULT_RANDOM_CASES, PUBLIC_SEED, shuffled_outcomes};
 
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,20 +261,22 @@ pub fn generate(opts: GenOptions) -> CaseFile {
         let label = format!("random, {} squares", board.squares());
         out.push(A48Function::Dualboard, 'r', label, board, vec![]);
     }
-    for i in 0..count {
+    // Half the willfinish cases finish, in a shuffled order (see
+    // `shuffled_outcomes`): case k's answer is not k's parity.
+    let wants = shuffled_outcomes(&mut rng, count, |i| i % 2 == 0);
+    for (i, want_finish) in wants.into_iter().enumerate() {
         let class = class_of(&mut rng, i, count);
-        let want_finish = i % 2 == 0;
         let (board, s) = steer(&mut rng, class, 1, |b, steps| {
             a48::willfinish(b, steps[0]) == want_finish
         });
         let label = format!("random, {} squares, step {}", board.squares(), s[0]);
         out.push(A48Function::Willfinish, 'r', label, board, s);
     }
-    for i in 0..count {
+    // A third each: player 1 wins, player 2 wins after finishing, nobody
+    // finishes (so player 2 wins); in a shuffled order.
+    let wants = shuffled_outcomes(&mut rng, count, |i| i % 3);
+    for (i, want) in wants.into_iter().enumerate() {
         let class = class_of(&mut rng, i, count);
-        // Cycle through: player 1 wins, player 2 wins after finishing first
-        // only by a later player 1, and nobody finishes.
-        let want = i % 3;
         let (board, s) = steer(&mut rng, class, 2, |b, st| {
             let g = Game::new(b);
             let (t1, t2) = (g.finish_time(st[0]), g.finish_time(st[1]));
@@ -428,6 +433,33 @@ mod tests {
                 .count()
                 >= 10
         );
+    }
+
+    /// Issue 33: `willfinish/rNNN` used to finish iff NNN was odd, and
+    /// `whowins/rNNN` to be player 1's iff NNN % 3 == 1, whatever the seed.
+    #[test]
+    fn a_random_cases_answer_is_not_told_by_its_number() {
+        for function in ["willfinish", "whowins"] {
+            let outcomes: Vec<Vec<String>> = (0..50)
+                .map(|seed| {
+                    generate(GenOptions {
+                        seed,
+                        random_per_function: DEFAULT_RANDOM_CASES,
+                        reading: Reading::Either,
+                    })
+                    .cases
+                    .iter()
+                    .filter(|c| c.function == function && c.id.contains("/r"))
+                    .map(|c| c.expected.to_string())
+                    .collect()
+                })
+                .collect();
+            assert_eq!(
+                crate::case::predictable_from_index(&outcomes),
+                None,
+                "{function}"
+            );
+        }
     }
 
     proptest! {

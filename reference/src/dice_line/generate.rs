@@ -226,6 +226,100 @@ pub(crate) fn detours(rng: &mut ChaCha8Rng, len: usize, stations: Square) -> Vec
     pairs
 }
 
+/// Which side of the shared square the jump that leads to it starts, in
+/// [`reached_both_ways`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// A snake from a square the first throw lands on later (a search that
+    /// tries the faces 1 to 6 in order lands on the shared square first).
+    After,
+    /// A ladder from a square the first throw lands on sooner (a search
+    /// that tries the faces 6 down to 1 lands on the shared square first).
+    Before,
+}
+
+/// The least squares [`reached_both_ways`] needs.
+pub(crate) const REACHED_BOTH_WAYS_LEN: usize = 14;
+
+/// Jumps for a line of `len >= REACHED_BOTH_WAYS_LEN` squares whose only
+/// way on stands on a square `x` in 2..=5 that the first throw both lands
+/// on (and leaves, by its own jump down to `y`) and is taken to by another
+/// jump, from `z`. A search that marks the square a throw lands on as
+/// visited, as well as the square its jump leads to, refuses the jump to
+/// `x` once it has landed there, so it never stands on `x` and never
+/// reaches the end (it answers -1); the right answer is
+/// `2 + ceil((last - m) / 6)`.
+///
+/// The construction: `y < x` is a snake to 0, so landing on it never
+/// stands there and it is new when `x`'s jump leads to it. `z` leads to
+/// `x`: a snake from `x < z <= 6` ([`Side::After`]) or a ladder from
+/// `1 <= z < x` ([`Side::Before`]). The other squares above `x` up to 6
+/// are snakes to 0 (a square above `x` stood on would reach `x + 6`), those
+/// below `x` are plain or snakes to 0. Squares 7..=x+5 are snakes to
+/// squares below `x`, and `x + 6` is a ladder to `m` (`x + 7 <= m <=
+/// last`); from `m` the line is plain to the end. Without standing on `x`
+/// every square stood on is below `x` (every jump above leads below it),
+/// so no throw reaches `x + 6`; the squares between `x + 7` and `m` are
+/// never landed on and hold random jumps.
+pub(crate) fn reached_both_ways(
+    rng: &mut ChaCha8Rng,
+    len: usize,
+    side: Side,
+    self_jumps: SelfJumps,
+) -> BothWays {
+    debug_assert!(len >= REACHED_BOTH_WAYS_LEN);
+    let last = len as Square - 1;
+    let (x, z) = match side {
+        Side::After => {
+            let x = rng.random_range(2..=5);
+            (x, rng.random_range(x + 1..=6))
+        }
+        Side::Before => {
+            let x = rng.random_range(3..=5);
+            (x, rng.random_range(1..x))
+        }
+    };
+    let y = loop {
+        let y = rng.random_range(1..x);
+        if y != z {
+            break y;
+        }
+    };
+    let m = rng.random_range(x + 7..=last);
+    let mut pairs = vec![(x, y), (y, 0), (z, x), (x + 6, m)];
+    for s in 1..=6 {
+        if s == x || s == y || s == z {
+            continue;
+        }
+        if s > x || rng.random_bool(0.5) {
+            pairs.push((s, 0));
+        }
+    }
+    pairs.extend((7..=x + 5).map(|s| (s, rng.random_range(0..x))));
+    for s in x + 7..m {
+        if rng.random_bool(0.3) {
+            let d = match self_jumps {
+                SelfJumps::Allowed => rng.random_range(0..=last),
+                SelfJumps::Forbidden => other_than(rng, len as Square, s),
+            };
+            pairs.push((s, d));
+        }
+    }
+    BothWays { pairs, x, y, z }
+}
+
+/// A line from [`reached_both_ways`]: its jumps, and the squares the
+/// construction is about.
+pub(crate) struct BothWays {
+    pub pairs: Vec<(Square, Square)>,
+    /// The square both landed on and jumped to.
+    pub x: Square,
+    /// Where `x`'s own jump leads.
+    pub y: Square,
+    /// The square whose jump leads to `x`.
+    pub z: Square,
+}
+
 /// FNV-1a, 64 bits: a hash that is the same on every machine and every Rust
 /// release (std's `DefaultHasher` promises neither).
 #[cfg(test)]

@@ -30,7 +30,8 @@ mod problems;
 mod words;
 
 pub(crate) use generate::{
-    CaseList, SelfJumps, detours, detours_len, kind_of_id, random_jumps, steer, unreachable_jumps,
+    CaseList, REACHED_BOTH_WAYS_LEN, SelfJumps, Side, detours, detours_len, kind_of_id,
+    random_jumps, reached_both_ways, steer, unreachable_jumps,
 };
 #[cfg(test)]
 pub(crate) use generate::{kinds_of, pinned_hashes};

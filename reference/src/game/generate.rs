@@ -909,6 +909,28 @@ pub(crate) mod tests {
         })
     }
 
+    /// Issue 33: the k-th random scenario's outcome (how the construction
+    /// ends, and the winner at the end) is not told by k, for any seed.
+    #[test]
+    fn a_random_cases_outcome_is_not_told_by_its_number() {
+        let outcomes: Vec<Vec<String>> = (0..50)
+            .map(|seed| {
+                generate(seed, 30)
+                    .iter()
+                    .filter(|c| Kind::of_id(&c.id) == Some(Kind::RandomBoard))
+                    .map(|c| {
+                        let winner = c.expected["after"]
+                            .as_array()
+                            .and_then(|a| a.last())
+                            .map_or(json!(0), |s| s["winner"].clone());
+                        format!("{} {winner}", c.expected["construct"])
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(crate::case::predictable_from_index(&outcomes), None);
+    }
+
     #[test]
     fn same_seed_same_cases() {
         assert_eq!(generate(7, 5), generate(7, 5));

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use super::input::{Input, Label, MAX_N, MIN_N};
 use super::{FUNCTION, expected_json};
 use crate::case::Case;
-use crate::dice_line::{self, CaseList, SelfJumps, Square};
+use crate::dice_line::{self, CaseList, SelfJumps, Side, Square};
 
 /// What a case is for. Adversarial kinds name the wrong solution they expose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,6 +50,20 @@ pub enum Kind {
     /// The only route goes down a snake and back up a ladder seven or more
     /// times: a relaxation of a fixed, small number of rounds stops short.
     Detours,
+    /// The only route stands on a square that the first move lands on
+    /// (and leaves by its snake) and that another square's jump leads to:
+    /// marking the square landed on as visited, as well as the jump's
+    /// destination, refuses that jump (see [`dice_line::reached_both_ways`]).
+    ReachedBothWays,
+    /// The only route stands on a square whose jump leads to itself: a
+    /// solution that never stands on a square holding a jump (sweeping the
+    /// squares and skipping those) finds no way.
+    SelfJumpRoute,
+    /// A fixed board found by the mutation search (`tests/mutation/`,
+    /// `docs/mutants.md`): each tells apart from the reference a
+    /// machine-made mutant of the model or naive solution that no other
+    /// default case fails. Its label names no bug.
+    Found,
     /// A random board whose answer is a number of moves.
     RandomReachable,
     /// A random board whose answer is -1.
@@ -57,7 +71,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 20] = [
         Kind::SeedExample,
         Kind::LadderToEnd,
         Kind::EarlyLadders,
@@ -73,6 +87,9 @@ impl Kind {
         Kind::OffByOneLabel,
         Kind::LastDistance,
         Kind::Detours,
+        Kind::ReachedBothWays,
+        Kind::SelfJumpRoute,
+        Kind::Found,
         Kind::RandomReachable,
         Kind::RandomUnreachable,
     ];
@@ -95,6 +112,9 @@ impl Kind {
             Kind::OffByOneLabel => "adversarial/off-by-one-label",
             Kind::LastDistance => "adversarial/last-distance",
             Kind::Detours => "adversarial/detours",
+            Kind::ReachedBothWays => "adversarial/reached-both-ways",
+            Kind::SelfJumpRoute => "adversarial/self-jump-route",
+            Kind::Found => "adversarial/found",
             Kind::RandomReachable => "random/reachable",
             Kind::RandomUnreachable => "random/unreachable",
         }
@@ -110,7 +130,19 @@ impl Kind {
             Kind::OffByOneLabel => Some("off_by_one_label"),
             Kind::LastDistance => Some("last_distance"),
             Kind::Detours => Some("bounded_relaxation"),
+            Kind::ReachedBothWays => Some("marks_landed_square"),
+            Kind::SelfJumpRoute => Some("skips_self_jumps"),
             _ => None,
+        }
+    }
+
+    /// The bug a case's label names: the one it [`exposes`](Self::exposes)
+    /// for the kinds older than issue 34; the kinds added since name none,
+    /// so a label tells a student nothing of what their code got wrong.
+    fn named_in_label(self) -> Option<&'static str> {
+        match self {
+            Kind::ReachedBothWays | Kind::SelfJumpRoute | Kind::Found => None,
+            kind => kind.exposes(),
         }
     }
 
@@ -136,7 +168,7 @@ impl Builder {
     fn push(&mut self, kind: Kind, detail: String, input: &Input) {
         self.0.push(
             kind.name(),
-            kind.exposes(),
+            kind.named_in_label(),
             detail,
             serde_json::json!({ "board": input.rows() }),
             expected_json(input),
@@ -178,8 +210,9 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     for _ in 0..ADVERSARIAL_EACH {
         adversarial(&mut rng, &mut out);
     }
-    for i in 0..random {
-        let want_reachable = i % 2 == 0;
+    // Half reachable, half not, in a shuffled order.
+    let wants = crate::case::shuffled_outcomes(&mut rng, random, |i| i % 2 == 0);
+    for want_reachable in wants {
         let input = steer(&mut rng, want_reachable);
         let kind = if super::answer(&input) >= 0 {
             Kind::RandomReachable
@@ -189,12 +222,44 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         let detail = format!("n = {}, {} jumps", input.n(), input.jumps().len());
         out.push(kind, detail, &input);
     }
-    // Last, so that adding this kind left every earlier case as it was.
+    // Last, so that adding these kinds left every earlier case as it was.
     for _ in 0..ADVERSARIAL_EACH {
         detours(&mut rng, &mut out);
     }
+    for side in [Side::After, Side::Before] {
+        reached_both_ways(&mut rng, &mut out, side);
+    }
+    for _ in 0..ADVERSARIAL_EACH {
+        self_jump_route(&mut rng, &mut out);
+    }
+    for rows in FOUND {
+        let rows: Vec<Vec<i64>> = rows.iter().map(|r| r.to_vec()).collect();
+        let input = Input::new(&rows).expect("the found boards are valid");
+        let detail = format!("n = {}, {} jumps", input.n(), input.jumps().len());
+        out.push(Kind::Found, detail, &input);
+    }
     out.0.into_cases()
 }
+
+/// The boards of [`Kind::Found`], each the smallest the mutation search
+/// found for a mutant that every other default case passed: square n
+/// marked reached as well as the square a move stands on (the model and
+/// the naive solution, in both languages), and the start marked as square
+/// 2 (the naive solution; its board was chosen without a chain, so that a
+/// solution that follows chains is not shown it as its counterexample).
+const FOUND: [&[&[i64]]; 3] = [
+    &[&[-1, -1, -1], &[-1, -1, -1], &[-1, 1, -1]],
+    &[&[1, -1, -1], &[1, 1, 1], &[-1, -1, 1]],
+    &[
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[1, -1, -1, -1, -1, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+        &[-1, 34, -1, -1, 14, -1, -1],
+        &[-1, -1, -1, -1, -1, -1, -1],
+    ],
+];
 
 fn edge_cases(rng: &mut ChaCha8Rng, out: &mut Builder) {
     let n = rng.random_range(3..=MAX_N);
@@ -384,6 +449,58 @@ fn detours(rng: &mut ChaCha8Rng, out: &mut Builder) {
             2 * stations + 1
         ),
         &labelled(n, dice_line::detours(rng, n * n, stations)),
+    );
+}
+
+/// A board whose only route stands on a square both landed on and jumped
+/// to (see [`dice_line::reached_both_ways`]); n >= 4 leaves room for it.
+fn reached_both_ways(rng: &mut ChaCha8Rng, out: &mut Builder, side: Side) {
+    let n = rng.random_range(4..=MAX_N);
+    let line = dice_line::reached_both_ways(rng, n * n, side, SelfJumps::Allowed);
+    let (x, y, z) = (line.x + 1, line.y + 1, line.z + 1);
+    let input = labelled(n, line.pairs);
+    out.push(
+        Kind::ReachedBothWays,
+        format!(
+            "n = {n}: the first move lands on {x} (its snake leads to {y}) and {z} -> {x} leads to it; the only way on stands on {x}: {} moves",
+            super::answer(&input)
+        ),
+        &input,
+    );
+}
+
+/// A board whose only route stands on a square `s` in 2..=7 whose jump
+/// leads to itself. Squares 2..=7 above `s` are snakes below it (one stood
+/// on would reach `s + 6`), those below are plain or snakes, squares
+/// 8..=s+5 are snakes below `s` and `s + 6` is a ladder to `m`, plain from
+/// there to n²: the answer is `2 + ceil((n² - m) / 6)`, and a solution
+/// that never stands on a square holding a jump finds none. The squares
+/// between `s + 7` and `m`, never landed on, hold random jumps.
+fn self_jump_route(rng: &mut ChaCha8Rng, out: &mut Builder) {
+    let n = rng.random_range(4..=MAX_N);
+    let last = (n * n) as Label;
+    let s: Label = rng.random_range(2..=7);
+    let m = rng.random_range(s + 7..=last);
+    let mut pairs = vec![(s, s), (s + 6, m)];
+    for l in 2..=7 {
+        if l > s || (l < s && rng.random_bool(0.5)) {
+            pairs.push((l, rng.random_range(1..s)));
+        }
+    }
+    pairs.extend((8..=s + 5).map(|l| (l, rng.random_range(1..s))));
+    for l in s + 7..m {
+        if rng.random_bool(0.3) {
+            pairs.push((l, rng.random_range(1..=last)));
+        }
+    }
+    let input = board(n, &pairs);
+    out.push(
+        Kind::SelfJumpRoute,
+        format!(
+            "n = {n}, square {s} leads to itself and the only way on stands on it: {} moves",
+            super::answer(&input)
+        ),
+        &input,
     );
 }
 
@@ -625,7 +742,94 @@ mod tests {
         }
     }
 
-    const BUGS: [Bug; 7] = [
+    /// Issue 34's first bug: a search that marks the square a move lands on
+    /// as visited as well as the one its jump leads to, trying the faces in
+    /// `faces` order (1 to 6, or 6 down to 1).
+    fn marks_landed_square_with(board: &[Vec<i64>], high_first: bool) -> i64 {
+        let n = board.len();
+        let last = n * n;
+        let mut visited = vec![false; last + 1];
+        visited[1] = true;
+        let mut q = VecDeque::from([(1usize, 0i64)]);
+        while let Some((curr, d)) = q.pop_front() {
+            if curr == last {
+                return d;
+            }
+            let mut faces: Vec<usize> = (curr + 1..=(curr + 6).min(last)).collect();
+            if high_first {
+                faces.reverse();
+            }
+            for next in faces {
+                let (r, c) = right_cell(n, next);
+                let v = value_at(board, r, c);
+                let to = if v == -1 { next } else { v as usize };
+                if !visited[to] {
+                    visited[to] = true;
+                    visited[next] = true;
+                    q.push_back((to, d + 1));
+                }
+            }
+        }
+        -1
+    }
+
+    fn marks_landed_square(board: &[Vec<i64>]) -> i64 {
+        marks_landed_square_with(board, false)
+    }
+
+    fn marks_landed_square_high_first(board: &[Vec<i64>]) -> i64 {
+        marks_landed_square_with(board, true)
+    }
+
+    /// Issue 34's second bug, as a class: relaxation over the squares in
+    /// order until nothing changes, never moving on from a square that
+    /// holds a jump (as if no one could stand there), a self-jump included.
+    fn skips_self_jumps(board: &[Vec<i64>]) -> i64 {
+        let n = board.len();
+        let last = n * n;
+        let value = |l: usize| {
+            let (r, c) = right_cell(n, l);
+            value_at(board, r, c)
+        };
+        let mut dist = vec![i64::MAX; last + 1];
+        dist[1] = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for curr in 1..=last {
+                if dist[curr] == i64::MAX || (curr != 1 && value(curr) != -1) {
+                    continue;
+                }
+                for next in curr + 1..=(curr + 6).min(last) {
+                    let v = value(next);
+                    let to = if v == -1 { next } else { v as usize };
+                    if dist[curr] + 1 < dist[to] {
+                        dist[to] = dist[curr] + 1;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if dist[last] == i64::MAX {
+            -1
+        } else {
+            dist[last]
+        }
+    }
+
+    const BUGS: [Bug; 10] = [
+        Bug {
+            name: "marks_landed_square",
+            run: marks_landed_square,
+        },
+        Bug {
+            name: "marks_landed_square_high_first",
+            run: marks_landed_square_high_first,
+        },
+        Bug {
+            name: "skips_self_jumps",
+            run: skips_self_jumps,
+        },
         Bug {
             name: "bounded_relaxation",
             run: bounded_relaxation,
@@ -660,6 +864,22 @@ mod tests {
         BUGS.iter()
             .find(|b| b.name == name)
             .unwrap_or_else(|| panic!("no bug named {name}"))
+    }
+
+    /// Issue 33: the k-th random case's answer (reachable or not) is not
+    /// told by k, for any seed.
+    #[test]
+    fn a_random_cases_answer_is_not_told_by_its_number() {
+        let outcomes: Vec<Vec<bool>> = (0..50)
+            .map(|seed| {
+                generate(seed, 30)
+                    .iter()
+                    .filter(|c| c.id.starts_with("random/"))
+                    .map(|c| c.expected["answer"].as_i64() >= Some(0))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(crate::case::predictable_from_index(&outcomes), None);
     }
 
     #[test]
@@ -725,9 +945,14 @@ mod tests {
         #[test]
         fn each_adversarial_case_defeats_its_bug(seed in any::<u64>()) {
             for case in generate(seed, 0) {
-                let Some(name) = Kind::of_id(&case.id).and_then(Kind::exposes) else {
+                let Some(mut name) = Kind::of_id(&case.id).and_then(Kind::exposes) else {
                     continue;
                 };
+                // The second such case is built for a search that tries
+                // the faces from 6 down (`Side::Before`).
+                if Kind::of_id(&case.id) == Some(Kind::ReachedBothWays) && case.id.ends_with("-2") {
+                    name = "marks_landed_square_high_first";
+                }
                 let rows = parse(&case.input).map_err(|e| TestCaseError::fail(e.to_string()))?.rows();
                 let right = brute_answer(&rows);
                 let wrong = (bug(name).run)(&rows);
@@ -760,7 +985,10 @@ mod tests {
         let rows = seed_examples()[0].1.rows();
         for b in &BUGS {
             let got = (b.run)(&rows);
-            if b.name == "rows_left_to_right" || b.name == "off_by_one_label" {
+            if b.name == "rows_left_to_right"
+                || b.name == "off_by_one_label"
+                || b.name == "skips_self_jumps"
+            {
                 continue;
             }
             assert_eq!(got, 4, "{}", b.name);

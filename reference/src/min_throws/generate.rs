@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use super::input::{Cell, Input};
 use super::{FUNCTION, expected_json};
 use crate::case::Case;
-use crate::dice_line::{self, CaseList, SelfJumps};
+use crate::dice_line::{self, CaseList, REACHED_BOTH_WAYS_LEN, SelfJumps, Side};
 
 /// What a case is for. Adversarial kinds name the wrong solution they expose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -43,6 +43,11 @@ pub enum Kind {
     /// The only route goes down a snake and back up a ladder seven or more
     /// times: a relaxation of a fixed, small number of rounds stops short.
     Detours,
+    /// The only route stands on a cell that the first throw lands on (and
+    /// leaves by its snake) and that another cell's jump leads to: marking
+    /// the cell landed on as visited, as well as the jump's destination,
+    /// refuses that jump (see [`dice_line::reached_both_ways`]).
+    ReachedBothWays,
     /// A random board whose answer is a number of throws.
     RandomReachable,
     /// A random board whose answer is -1.
@@ -50,7 +55,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::SeedExample,
         Kind::OneCell,
         Kind::FewCells,
@@ -63,6 +68,7 @@ impl Kind {
         Kind::NoChain,
         Kind::LastDequeued,
         Kind::Detours,
+        Kind::ReachedBothWays,
         Kind::RandomReachable,
         Kind::RandomUnreachable,
     ];
@@ -82,6 +88,7 @@ impl Kind {
             Kind::NoChain => "adversarial/chains",
             Kind::LastDequeued => "adversarial/last-dequeued",
             Kind::Detours => "adversarial/detours",
+            Kind::ReachedBothWays => "adversarial/reached-both-ways",
             Kind::RandomReachable => "random/reachable",
             Kind::RandomUnreachable => "random/unreachable",
         }
@@ -96,7 +103,18 @@ impl Kind {
             Kind::NoChain => Some("chains_jumps"),
             Kind::LastDequeued => Some("last_dequeued"),
             Kind::Detours => Some("bounded_relaxation"),
+            Kind::ReachedBothWays => Some("marks_landed_cell"),
             _ => None,
+        }
+    }
+
+    /// The bug a case's label names: the one it [`exposes`](Self::exposes)
+    /// for the kinds older than issue 34; the kinds added since name none,
+    /// so a label tells a student nothing of what their code got wrong.
+    fn named_in_label(self) -> Option<&'static str> {
+        match self {
+            Kind::ReachedBothWays => None,
+            kind => kind.exposes(),
         }
     }
 
@@ -125,7 +143,7 @@ impl Builder {
     fn push(&mut self, kind: Kind, detail: String, input: &Input) {
         self.0.push(
             kind.name(),
-            kind.exposes(),
+            kind.named_in_label(),
             detail,
             serde_json::json!({ "move": input.moves() }),
             expected_json(input),
@@ -165,9 +183,19 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
     for _ in 0..ADVERSARIAL_EACH {
         adversarial(&mut rng, &mut out);
     }
+    // The sizes take turns; within each size, half the boards are
+    // reachable and half not, in a shuffled order.
+    let mut wants: Vec<std::vec::IntoIter<bool>> = (0..SIZES.len())
+        .map(|class| {
+            let in_class = (class..random).step_by(SIZES.len()).count();
+            crate::case::shuffled_outcomes(&mut rng, in_class, |j| j % 2 == 0).into_iter()
+        })
+        .collect();
     for i in 0..random {
         let size = SIZES[i % SIZES.len()];
-        let want_reachable = (i / SIZES.len()).is_multiple_of(2);
+        let want_reachable = wants[i % SIZES.len()]
+            .next()
+            .expect("one planned outcome per random case");
         let input = steer(&mut rng, size, want_reachable);
         let kind = if super::answer(&input) >= 0 {
             Kind::RandomReachable
@@ -177,9 +205,12 @@ pub fn generate(seed: u64, random: usize) -> Vec<Case> {
         let detail = format!("{} cells, {} jumps", input.len(), input.jumps().len());
         out.push(kind, detail, &input);
     }
-    // Last, so that adding this kind left every earlier case as it was.
+    // Last, so that adding these kinds left every earlier case as it was.
     for _ in 0..ADVERSARIAL_EACH {
         detours(&mut rng, &mut out);
+    }
+    for side in [Side::After, Side::Before] {
+        reached_both_ways(&mut rng, &mut out, side);
     }
     out.0.into_cases()
 }
@@ -339,6 +370,23 @@ fn detours(rng: &mut ChaCha8Rng, out: &mut Builder) {
             2 * stations + 1
         ),
         &board(n, &dice_line::detours(rng, n, stations)),
+    );
+}
+
+/// A board whose only route stands on a cell both landed on and jumped to
+/// (see [`dice_line::reached_both_ways`]).
+fn reached_both_ways(rng: &mut ChaCha8Rng, out: &mut Builder, side: Side) {
+    let n = rng.random_range(REACHED_BOTH_WAYS_LEN..=400);
+    let line = dice_line::reached_both_ways(rng, n, side, SelfJumps::Forbidden);
+    let (x, y, z) = (line.x, line.y, line.z);
+    let input = board(n, &line.pairs);
+    out.push(
+        Kind::ReachedBothWays,
+        format!(
+            "n = {n}: the first throw lands on {x} (its snake leads to {y}) and {z} -> {x} leads to it; the only way on stands on {x}: {} throws",
+            super::answer(&input)
+        ),
+        &input,
     );
 }
 
@@ -515,8 +563,50 @@ mod tests {
         }
     }
 
+    /// Issue 34's first bug: a search that marks the cell a throw lands on
+    /// as visited as well as the one its jump leads to, trying the faces
+    /// 1 to 6 or 6 down to 1.
+    fn marks_landed_cell_with(moves: &[i64], high_first: bool) -> i64 {
+        let n = moves.len();
+        let mut visited = vec![false; n];
+        visited[0] = true;
+        let mut q = VecDeque::from([(0usize, 0i64)]);
+        while let Some((v, d)) = q.pop_front() {
+            if v == n - 1 {
+                return d;
+            }
+            let mut faces: Vec<usize> = (v + 1..=(v + 6).min(n - 1)).collect();
+            if high_first {
+                faces.reverse();
+            }
+            for landed in faces {
+                let to = if moves[landed] == -1 {
+                    landed
+                } else {
+                    moves[landed] as usize
+                };
+                if !visited[to] {
+                    visited[to] = true;
+                    visited[landed] = true;
+                    q.push_back((to, d + 1));
+                }
+            }
+        }
+        -1
+    }
+
+    fn marks_landed_cell(moves: &[i64]) -> i64 {
+        marks_landed_cell_with(moves, false)
+    }
+
+    fn marks_landed_cell_high_first(moves: &[i64]) -> i64 {
+        marks_landed_cell_with(moves, true)
+    }
+
     fn bug(name: &str) -> fn(&[i64]) -> i64 {
         match name {
+            "marks_landed_cell" => marks_landed_cell,
+            "marks_landed_cell_high_first" => marks_landed_cell_high_first,
             "bounded_relaxation" => bounded_relaxation,
             "ignores_snakes" => ignores_snakes,
             "five_faced_die" => five_faced_die,
@@ -525,6 +615,22 @@ mod tests {
             "last_dequeued" => last_dequeued,
             other => panic!("no bug named {other}"),
         }
+    }
+
+    /// Issue 33: the k-th random case's answer (reachable or not) is not
+    /// told by k, for any seed.
+    #[test]
+    fn a_random_cases_answer_is_not_told_by_its_number() {
+        let outcomes: Vec<Vec<bool>> = (0..50)
+            .map(|seed| {
+                generate(seed, 30)
+                    .iter()
+                    .filter(|c| c.id.starts_with("random/"))
+                    .map(|c| c.expected["answer"].as_i64() >= Some(0))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(crate::case::predictable_from_index(&outcomes), None);
     }
 
     #[test]
@@ -604,9 +710,14 @@ mod tests {
         #[test]
         fn each_adversarial_case_defeats_its_bug(seed in any::<u64>()) {
             for case in generate(seed, 0) {
-                let Some(name) = Kind::of_id(&case.id).and_then(Kind::exposes) else {
+                let Some(mut name) = Kind::of_id(&case.id).and_then(Kind::exposes) else {
                     continue;
                 };
+                // The second such case is built for a search that tries
+                // the faces from 6 down (`Side::Before`).
+                if Kind::of_id(&case.id) == Some(Kind::ReachedBothWays) && case.id.ends_with("-2") {
+                    name = "marks_landed_cell_high_first";
+                }
                 let moves = parse(&case.input).map_err(|e| TestCaseError::fail(e.to_string()))?.moves();
                 let right = brute_answer(&moves);
                 let wrong = bug(name)(&moves);
