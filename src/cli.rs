@@ -327,6 +327,9 @@ pub(crate) struct MergeArgs {
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Merge shards graded by different salgrade builds, Pythons or C++ compilers, each named in the report's warnings (default: refused, since each can change a verdict).
+    #[arg(long)]
+    pub allow_different_builds: bool,
 }
 
 #[derive(Debug, Args)]
