@@ -253,7 +253,7 @@ pub(crate) struct GradeArgs {
     /// The rubric (TOML); default: 25 points per function, proportional credit.
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores).
+    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores, within the CPU quota of salgrade's cgroup); always cut to what fits in that cgroup's memory limit at `--memory-mb` each.
     #[arg(long, short = 'j', env = "SALGRADE_JOBS",
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
@@ -327,6 +327,9 @@ pub(crate) struct MergeArgs {
     /// Write the merged report here instead of stdout (`-` is stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Merge shards graded by different salgrade builds, Pythons or C++ compilers, each named in the report's warnings (default: refused, since each can change a verdict).
+    #[arg(long)]
+    pub allow_different_builds: bool,
 }
 
 #[derive(Debug, Args)]

@@ -13,6 +13,7 @@
 
 mod assignment;
 mod bounds;
+mod build_id;
 mod capacity;
 mod cli;
 mod commands;

@@ -585,5 +585,11 @@ fn settings_of(engine: &Engine, run: &RunArgs) -> anyhow::Result<Settings> {
         options: fingerprint(&[&serde_json::to_vec(&options)?]),
         limits: fingerprint(&[limits.to_string().as_bytes()]),
         version: env!("CARGO_PKG_VERSION").to_owned(),
+        build: crate::build_id::build().to_owned(),
+        python: format!(
+            "{} {}",
+            engine.runner.python.implementation, engine.runner.python.version
+        ),
+        compiler: engine.runner.cxx.as_ref().map(|c| c.version.clone()),
     })
 }

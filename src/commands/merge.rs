@@ -37,7 +37,7 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<u8> {
         }
         reports.push((path.display().to_string(), report));
     }
-    let merged = report::merge::merge(reports)?;
+    let merged = report::merge::merge(reports, args.allow_different_builds)?;
     for w in &merged.warnings {
         eprintln!("warning: {w}");
     }

@@ -1,5 +1,5 @@
 //! The worker pool that grades students at once, how many workers fit in
-//! the container's memory, and the progress shown while they run.
+//! the limits salgrade runs under, and the progress shown while they run.
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -11,26 +11,20 @@ use crate::engine::Engine;
 use crate::report::{self, StudentReport};
 
 /// Students graded at once: `--jobs`, else the cores, cut to what fits in
-/// the container's memory (see [`crate::capacity`]), saying so.
+/// the limits of salgrade's own cgroup (see [`crate::capacity`]), saying
+/// what was found in the header.
 pub(super) fn jobs_for(asked: Option<usize>, memory_mb: u64) -> usize {
-    let limit = crate::capacity::container_limit();
-    if let Some(w) = crate::capacity::warning(memory_mb, limit) {
-        eprintln!("warning: {w}");
-    }
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    let fit = crate::capacity::jobs_that_fit(asked.unwrap_or(cores), memory_mb, limit);
-    match asked {
-        Some(jobs) if fit < jobs => eprintln!(
-            "warning: `--jobs {jobs}` students of `--memory-mb {memory_mb}` each can use more than this container's memory; {fit} would fit"
-        ),
-        None if fit < cores => eprintln!(
-            "grading {fit} student(s) at once, not {cores}: that is what fits in this container's memory at `--memory-mb {memory_mb}` each"
-        ),
-        _ => {}
+    let sizing = crate::capacity::sizing(asked, cores, memory_mb, &crate::capacity::limits());
+    for w in &sizing.warnings {
+        eprintln!("warning: {w}");
     }
-    asked.unwrap_or(fit)
+    if let Some(header) = &sizing.header {
+        eprintln!("{header}");
+    }
+    sizing.jobs
 }
 
 /// Grades students on `jobs` worker threads; each finished student goes to

@@ -137,6 +137,10 @@ pub(crate) fn failures_of(s: &StudentReport) -> Vec<(Key, Cluster)> {
                 } else {
                     BTreeMap::new()
                 },
+                timing_dependent: score
+                    .counterexample
+                    .as_ref()
+                    .is_some_and(|c| c.timing_dependent),
             },
         ));
     }
@@ -150,7 +154,10 @@ pub(crate) fn initial(report: &Report) -> Vec<Cluster> {
         for (key, failure) in failures_of(s) {
             groups
                 .entry(key)
-                .and_modify(|g| join(g, &s.student, &failure))
+                .and_modify(|g| {
+                    join(g, &s.student, &failure);
+                    g.timing_dependent |= failure.timing_dependent;
+                })
                 .or_insert(failure);
         }
     }
@@ -269,6 +276,7 @@ pub(crate) fn merge(groups: Vec<Cluster>, asks: &Asks, answers: &Answers) -> Vec
             keep.students.extend(g.students);
             keep.merged += g.merged;
             keep.boards.extend(g.boards);
+            keep.timing_dependent |= g.timing_dependent;
         }
     }
     ordered(merged.into_values().collect())
@@ -353,6 +361,7 @@ mod tests {
             from_case: Some(format!("{function}/r1")),
             merged: 1,
             boards: BTreeMap::new(),
+            timing_dependent: false,
         }
     }
 

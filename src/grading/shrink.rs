@@ -42,6 +42,13 @@ pub(crate) struct Counterexample {
     pub tries: u32,
     /// Whether no smaller candidate fails (false when the budget ran out).
     pub minimal: bool,
+    /// Whether the search stopped because its time (`--shrink-ms`) ran
+    /// out: another run, on a busier or quieter machine, may stop on
+    /// another board, so this counterexample (and the groups of common
+    /// mistakes built from it) can differ between runs. The grade itself
+    /// never depends on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub timing_dependent: bool,
 }
 
 /// Whether a failure with this verdict is worth shrinking: not when no case
@@ -69,10 +76,15 @@ pub(crate) fn shrink(
     let mut current = (start.clone(), verdict.clone());
     let (mut steps, mut tries) = (0, 0);
     let mut minimal = false;
+    let mut out_of_time = false;
     'search: loop {
         let mut smaller = None;
         for candidate in assignment.shrink_candidates(&current.0, options) {
-            if Instant::now() >= budget.until || tries >= budget.max_tries {
+            if Instant::now() >= budget.until {
+                out_of_time = true;
+                break 'search;
+            }
+            if tries >= budget.max_tries {
                 break 'search;
             }
             tries += 1;
@@ -107,6 +119,7 @@ pub(crate) fn shrink(
         shrink_steps: steps,
         tries,
         minimal,
+        timing_dependent: out_of_time,
     }
 }
 

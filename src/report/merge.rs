@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Report, Shard};
+use super::{Report, Settings, Shard};
 
 /// Why reports cannot be combined.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -26,6 +26,16 @@ pub(crate) enum MergeError {
         what: &'static str,
     },
     #[error(
+        "`{file}` was graded by a different {what} ({theirs}) from `{first}` ({ours}), which can change a verdict; regrade it with the same one, or pass `--allow-different-builds` to merge anyway"
+    )]
+    Build {
+        file: String,
+        first: String,
+        what: &'static str,
+        theirs: String,
+        ours: String,
+    },
+    #[error(
         "student `{student}` is in both `{first}` and `{file}`; merge each shard's report once"
     )]
     Duplicate {
@@ -42,8 +52,97 @@ pub(crate) struct Merged {
     pub warnings: Vec<String>,
 }
 
-/// Combines `reports` (each with the name of its file).
-pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError> {
+/// What graded a report, where two reports can differ without a setting
+/// of the grade differing: the salgrade build, the Python, the C++
+/// compiler (only when both shards built C++ students). Each can change a
+/// verdict (a fixed bug, a faster interpreter under the same deadline).
+fn builds(mine: &Settings, first: &Settings) -> Vec<(&'static str, String, String)> {
+    let mut differ = Vec::new();
+    let shown = |s: &str| {
+        if s.is_empty() {
+            "unrecorded".to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    if mine.version != first.version {
+        differ.push((
+            "salgrade version",
+            mine.version.clone(),
+            first.version.clone(),
+        ));
+    }
+    if mine.build != first.build {
+        differ.push(("salgrade build", shown(&mine.build), shown(&first.build)));
+    }
+    if mine.python != first.python {
+        differ.push(("Python", shown(&mine.python), shown(&first.python)));
+    }
+    if let (Some(a), Some(b)) = (&mine.compiler, &first.compiler) {
+        if a != b {
+            differ.push(("C++ compiler", a.clone(), b.clone()));
+        }
+    }
+    differ
+}
+
+/// The first setting of the grade that differs between two reports (each
+/// with its settings). The most telling difference first: a seed names
+/// itself, where the cases it generated would only say "cases".
+fn first_difference(
+    (report, settings): (&Report, &Settings),
+    (first, first_settings): (&Report, &Settings),
+) -> Option<&'static str> {
+    let differences = [
+        ("assignment", report.assignment != first.assignment),
+        ("seed", report.seed != first.seed),
+        ("set of options", settings.options != first_settings.options),
+        ("set of cases", settings.cases != first_settings.cases),
+        ("rubric", settings.rubric != first_settings.rubric),
+        ("set of limits", settings.limits != first_settings.limits),
+        (
+            "set of hidden cases (`--hidden-cases`)",
+            report.hidden_cases != first.hidden_cases,
+        ),
+    ];
+    differences
+        .iter()
+        .find(|(_, differs)| *differs)
+        .map(|(what, _)| *what)
+}
+
+/// The differences of [`builds`] between `file` and `first` as warnings,
+/// when they are allowed; else the first, as the error.
+fn same_builds(
+    (file, mine): (&str, &Settings),
+    (first, theirs): (&str, &Settings),
+    allowed: bool,
+) -> Result<Vec<String>, MergeError> {
+    let mut warnings = Vec::new();
+    for (what, mine, ours) in builds(mine, theirs) {
+        if !allowed {
+            return Err(MergeError::Build {
+                file: file.to_owned(),
+                first: first.to_owned(),
+                what,
+                theirs: mine,
+                ours,
+            });
+        }
+        warnings.push(format!(
+            "`{file}` was graded by a different {what} ({mine}) from `{first}` ({ours}); merged anyway (`--allow-different-builds`)"
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Combines `reports` (each with the name of its file). Shards graded by
+/// different builds (see [`builds`]) are refused unless
+/// `allow_different_builds`, when they are named in the warnings.
+pub(crate) fn merge(
+    reports: Vec<(String, Report)>,
+    allow_different_builds: bool,
+) -> Result<Merged, MergeError> {
     let mut reports = reports.into_iter();
     let (first_name, mut merged) = reports.next().ok_or(MergeError::Nothing)?;
     let first_settings = merged
@@ -58,30 +157,18 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
     }
     let mut shards: Vec<(String, Option<Shard>)> = vec![(first_name.clone(), merged.shard)];
     let mut sandboxes = vec![merged.sandbox.clone()];
+    let mut differing = Vec::new();
     for (name, report) in reports {
         let settings = report
             .settings
             .as_ref()
             .ok_or_else(|| MergeError::NoSettings { file: name.clone() })?;
-        // The most telling difference first: a seed names itself, where the
-        // cases it generated would only say "cases".
-        let differences = [
-            (
-                "salgrade version",
-                settings.version != first_settings.version,
-            ),
-            ("assignment", report.assignment != merged.assignment),
-            ("seed", report.seed != merged.seed),
-            ("set of options", settings.options != first_settings.options),
-            ("set of cases", settings.cases != first_settings.cases),
-            ("rubric", settings.rubric != first_settings.rubric),
-            ("set of limits", settings.limits != first_settings.limits),
-            (
-                "set of hidden cases (`--hidden-cases`)",
-                report.hidden_cases != merged.hidden_cases,
-            ),
-        ];
-        if let Some((what, _)) = differences.iter().find(|(_, differs)| *differs) {
+        let build_warnings = same_builds(
+            (&name, settings),
+            (&first_name, &first_settings),
+            allow_different_builds,
+        )?;
+        if let Some(what) = first_difference((&report, settings), (&merged, &first_settings)) {
             return Err(MergeError::Mismatch {
                 file: name,
                 first: first_name,
@@ -91,6 +178,8 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
         for s in &report.students {
             claim(&mut owner, &s.student, &name)?;
         }
+        merged.warnings.extend(build_warnings.iter().cloned());
+        differing.extend(build_warnings);
         for w in report.warnings {
             if !merged.warnings.contains(&w) {
                 merged.warnings.push(w);
@@ -110,6 +199,7 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Result<Merged, MergeError
     merged.clusters = groups;
     merged.shard = None;
     let mut warnings = missing_shards(&shards);
+    warnings.extend(differing);
     if sandboxes.len() > 1 {
         warnings.push(format!(
             "the shards ran under different protections: {}",
@@ -180,7 +270,6 @@ fn missing_shards(shards: &[(String, Option<Shard>)]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Settings;
 
     fn report(shard: Option<(u32, u32)>, students: &[&str]) -> Report {
         Report {
@@ -201,6 +290,9 @@ mod tests {
                 options: "o".into(),
                 limits: "l".into(),
                 version: "0".into(),
+                build: "build-id 01".into(),
+                python: "cpython 3.11.7".into(),
+                compiler: None,
             }),
             students: students
                 .iter()
@@ -212,10 +304,13 @@ mod tests {
 
     #[test]
     fn shards_combine_in_identifier_order() {
-        let m = merge(vec![
-            ("a".into(), report(Some((1, 2)), &["carol", "alice"])),
-            ("b".into(), report(Some((2, 2)), &["bob"])),
-        ])
+        let m = merge(
+            vec![
+                ("a".into(), report(Some((1, 2)), &["carol", "alice"])),
+                ("b".into(), report(Some((2, 2)), &["bob"])),
+            ],
+            false,
+        )
         .unwrap();
         let names: Vec<&str> = m
             .report
@@ -230,10 +325,13 @@ mod tests {
 
     #[test]
     fn a_missing_shard_is_named() {
-        let m = merge(vec![
-            ("a".into(), report(Some((1, 3)), &["alice"])),
-            ("c".into(), report(Some((3, 3)), &["carol"])),
-        ])
+        let m = merge(
+            vec![
+                ("a".into(), report(Some((1, 3)), &["alice"])),
+                ("c".into(), report(Some((3, 3)), &["carol"])),
+            ],
+            false,
+        )
         .unwrap();
         assert_eq!(m.warnings.len(), 1);
         assert!(
@@ -248,10 +346,10 @@ mod tests {
         let mut b = report(None, &["bob"]);
         b.seed = Some(2);
         b.settings.as_mut().unwrap().cases = "other".into();
-        let e = merge(vec![
-            ("a".into(), report(None, &["alice"])),
-            ("b".into(), b),
-        ])
+        let e = merge(
+            vec![("a".into(), report(None, &["alice"])), ("b".into(), b)],
+            false,
+        )
         .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -260,11 +358,46 @@ mod tests {
     }
 
     #[test]
+    fn a_different_python_or_build_is_refused_unless_allowed() {
+        let mut b = report(Some((2, 2)), &["bob"]);
+        b.settings.as_mut().unwrap().python = "cpython 3.11.2".into();
+        let shards = |b: &Report| {
+            vec![
+                ("a".into(), report(Some((1, 2)), &["alice"])),
+                ("b".into(), b.clone()),
+            ]
+        };
+        let e = merge(shards(&b), false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`b` was graded by a different Python (cpython 3.11.2) from `a` (cpython 3.11.7), which can change a verdict; regrade it with the same one, or pass `--allow-different-builds` to merge anyway"
+        );
+        let m = merge(shards(&b), true).unwrap();
+        assert_eq!(m.report.students.len(), 2);
+        assert!(m.warnings[0].contains("merged anyway"), "{:?}", m.warnings);
+        b.settings.as_mut().unwrap().python = "cpython 3.11.7".into();
+        b.settings.as_mut().unwrap().build = "build-id 02".into();
+        let e = merge(shards(&b), false).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("different salgrade build (build-id 02)"),
+            "{e}"
+        );
+        // A compiler counts only where both shards built C++ students.
+        b.settings.as_mut().unwrap().build = "build-id 01".into();
+        b.settings.as_mut().unwrap().compiler = Some("g++ 12.2.0".into());
+        assert!(merge(shards(&b), false).is_ok());
+    }
+
+    #[test]
     fn a_student_twice_is_refused() {
-        let e = merge(vec![
-            ("a".into(), report(None, &["alice"])),
-            ("b".into(), report(None, &["alice"])),
-        ])
+        let e = merge(
+            vec![
+                ("a".into(), report(None, &["alice"])),
+                ("b".into(), report(None, &["alice"])),
+            ],
+            false,
+        )
         .unwrap_err();
         assert!(matches!(e, MergeError::Duplicate { .. }), "{e}");
     }

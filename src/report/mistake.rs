@@ -54,6 +54,11 @@ pub(crate) struct Cluster {
     /// out, in words, by student, so no member is shown another's board.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub boards: BTreeMap<String, String>,
+    /// Whether a member's counterexample was cut short by `--shrink-ms`
+    /// (see the counterexample's `timing_dependent`): the groups can then
+    /// differ between runs, though no grade does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub timing_dependent: bool,
 }
 
 impl Cluster {
@@ -277,6 +282,7 @@ pub(crate) fn combine(mine: Vec<Cluster>, theirs: Vec<Cluster>) -> Vec<Cluster> 
                 m.students.extend(g.students);
                 m.merged = m.merged.max(g.merged);
                 m.boards.extend(g.boards);
+                m.timing_dependent |= g.timing_dependent;
             }
             None => groups.push(g),
         }
@@ -334,6 +340,7 @@ mod tests {
             from_case: None,
             merged: 1,
             boards: BTreeMap::new(),
+            timing_dependent: false,
         }
     }
 

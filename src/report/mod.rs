@@ -139,6 +139,20 @@ pub(crate) struct Settings {
     pub limits: String,
     /// The salgrade version that graded.
     pub version: String,
+    /// The salgrade build that graded: `build-id HEX` (the binary's build
+    /// ID), else `binary FNV` (a hash of the binary). Empty in a report an
+    /// older salgrade wrote.
+    #[serde(default)]
+    pub build: String,
+    /// The Python that ran Python students and the reference's own
+    /// checks (`cpython 3.11.7`). Empty in a report an older salgrade
+    /// wrote.
+    #[serde(default)]
+    pub python: String,
+    /// The C++ compiler that built C++ students (the first line of its
+    /// `--version`), when there were any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiler: Option<String>,
 }
 
 /// One student's result.

@@ -74,6 +74,13 @@ struct CounterexampleMirror {
     tries: u32,
     /// Whether no smaller candidate fails (false when the budget ran out).
     minimal: bool,
+    /// Whether the search stopped because its time (`--shrink-ms`) ran
+    /// out: another run, on a busier or quieter machine, may stop on
+    /// another board, so this counterexample (and the groups of common
+    /// mistakes built from it) can differ between runs. The grade itself
+    /// never depends on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    timing_dependent: bool,
 }
 
 impl JsonSchema for Counterexample {
@@ -130,7 +137,8 @@ mod tests {
             drawing: Some("d".into()),
             shrink_steps: 1,
             tries: 2,
-            minimal: true,
+            minimal: false,
+            timing_dependent: true,
         };
         let value = serde_json::to_value(&c).unwrap();
         let schema = serde_json::to_value(schemars::schema_for!(Counterexample)).unwrap();

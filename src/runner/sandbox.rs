@@ -48,6 +48,8 @@ pub(crate) struct Python {
     /// `sys.base_prefix`: the tree bubblewrap must make visible.
     pub prefix: PathBuf,
     pub version: String,
+    /// `sys.implementation.name`: `cpython`, `pypy`.
+    pub implementation: String,
     /// The interpreter's modules a student's code must not import (they
     /// reach the interpreter's memory), as files to mask.
     pub hidden: Vec<PathBuf>,

@@ -36,7 +36,8 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    let (Some(exe), Some(prefix), Some(version)) = (lines.next(), lines.next(), lines.next())
+    let (Some(exe), Some(prefix), Some(version), Some(implementation)) =
+        (lines.next(), lines.next(), lines.next(), lines.next())
     else {
         bail!(
             "`{}` did not report its executable and version",
@@ -63,15 +64,17 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
         executable,
         prefix: PathBuf::from(prefix),
         version: version.to_owned(),
+        implementation: implementation.to_owned(),
         hidden,
     })
 }
 
-/// What `resolve_python` asks the interpreter: its executable, prefix and
-/// version, then the file of each module named on its command line that
+/// What `resolve_python` asks the interpreter: its executable, prefix,
+/// version and implementation (`cpython`, `pypy`), then the file of each module named on its command line that
 /// it has (`hide PATH`; a module built into the interpreter has no file).
 const FACTS: &str = "import sys, importlib.util as u
 print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])
+print(sys.implementation.name)
 for m in sys.argv[1:]:
     try:
         s = u.find_spec(m)

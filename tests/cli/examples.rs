@@ -143,3 +143,121 @@ fn the_dev_container_installs_the_classroom_wheel_on_x86_64_with_python_and_gxx(
     );
     assert!(install.ends_with("salgrade --version"), "{install}");
 }
+
+/// A linter the tests' Python environment installs (`tests/requirements.txt`,
+/// beside `SALGRADE_TEST_PYTHON`), else one on the PATH; `None` says why not.
+fn linter(name: &str) -> Result<std::path::PathBuf, String> {
+    if let Some(python) = std::env::var_os("SALGRADE_TEST_PYTHON") {
+        let beside = Path::new(&python).with_file_name(name);
+        if beside.is_file() {
+            return Ok(beside);
+        }
+    }
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            format!("`{name}` is not installed (.ci/run installs it from tests/requirements.txt)")
+        })
+}
+
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+/// Every workflow passes actionlint, which also knows each action's
+/// current major and refuses one whose runtime GitHub has removed.
+#[test]
+fn the_workflows_pass_actionlint() {
+    let actionlint = match linter("actionlint") {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let files: Vec<std::path::PathBuf> = ["github-actions", "github-classroom"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(examples().join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .collect();
+    assert!(files.len() >= 2, "{files:?}");
+    let out = std::process::Command::new(&actionlint)
+        .args(["-no-color"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The Job passes Kubernetes's own schema (strictly: no unknown field).
+#[test]
+fn the_kubernetes_job_passes_the_kubernetes_schema() {
+    let validate = match linter("kubernetes-validate") {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let out = std::process::Command::new(&validate)
+        .arg("--strict")
+        .arg(examples().join("kubernetes/grade-job.yaml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// What the linters cannot know: the seed never on a command line, the
+/// Secret readable by its owner only, limits (not only requests) with `-j`
+/// to match, and the shard count taken from the scheduler where it can be.
+#[test]
+fn the_examples_keep_the_seed_secret_and_size_their_jobs() {
+    let read = |p: &str| std::fs::read_to_string(examples().join(p)).unwrap();
+    let code = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    for file in [
+        "github-actions/grade-sharded.yml",
+        "kubernetes/grade-job.yaml",
+        "slurm/grade.sbatch",
+    ] {
+        let text = code(&read(file));
+        assert!(
+            !text.contains("--seed "),
+            "{file} passes the seed as an argument"
+        );
+        assert!(
+            text.contains("--seed-file"),
+            "{file} does not read the seed from a file"
+        );
+    }
+    let k8s = read("kubernetes/grade-job.yaml");
+    assert!(
+        k8s.contains("defaultMode: 0400"),
+        "the Secret is not mounted 0400"
+    );
+    assert!(k8s.contains("limits:"), "the pod has no limits");
+    assert!(
+        k8s.contains("-j 4") && k8s.contains("cpu: \"4\""),
+        "`-j` does not match the CPUs"
+    );
+    let sbatch = read("slurm/grade.sbatch");
+    assert!(sbatch.contains("SHARDS=${SLURM_ARRAY_TASK_COUNT"));
+    assert!(code(&sbatch).contains("exec salgrade grade"));
+    assert!(code(&sbatch).contains("--python"));
+}

@@ -5,6 +5,7 @@
 
 mod assignments;
 mod check;
+mod cluster;
 mod clusters;
 mod consumers;
 mod cxx;

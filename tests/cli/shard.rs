@@ -419,3 +419,63 @@ fn merge_groups_whole_file_failures_by_cause_as_one_run_does() {
         .collect();
     assert!(merged_notes.is_empty(), "{merged_notes:?}");
 }
+
+/// Shards graded by another Python (or salgrade build) can judge
+/// differently: merge refuses them, naming both, unless told to merge
+/// anyway, when the report says so.
+#[test]
+fn shards_graded_by_another_python_or_build_are_refused_unless_allowed() {
+    let g = graded();
+    let first = read(&g.shards[0]);
+    assert!(
+        first["settings"]["python"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("cpython 3.")),
+        "{}",
+        first["settings"]
+    );
+    assert!(
+        first["settings"]["build"]
+            .as_str()
+            .is_some_and(|b| !b.is_empty())
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (field, value, what) in [
+        ("python", "cpython 3.11.2", "Python"),
+        ("build", "build-id 0123", "salgrade build"),
+    ] {
+        let mut other = read(&g.shards[1]);
+        other["settings"][field] = value.into();
+        let path = dir.path().join(format!("{field}.json"));
+        std::fs::write(&path, serde_json::to_vec(&other).unwrap()).unwrap();
+        let run = merge(&[&g.shards[0], &path], &[]);
+        assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
+        let err = stderr_of(&run);
+        assert!(
+            err.contains(&format!(
+                "`{}` was graded by a different {what} ({value}) from `{}`",
+                path.display(),
+                g.shards[0].display()
+            )),
+            "{err}"
+        );
+        let run = merge(
+            &[&g.shards[0], &path],
+            &["--allow-different-builds", "--format", "json"],
+        );
+        assert!(
+            matches!(run.status.code(), Some(0 | 1)),
+            "{}",
+            stderr_of(&run)
+        );
+        let merged: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert!(
+            merged["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("merged anyway")),
+            "{merged}"
+        );
+    }
+}

@@ -80,16 +80,16 @@ pub(crate) struct SlotGroup {
     max_processes: Arc<AtomicU64>,
 }
 
-struct Mount<'a> {
-    point: &'a str,
-    root: &'a str,
-    fstype: &'a str,
-    options: &'a str,
+pub(crate) struct Mount<'a> {
+    pub(crate) point: &'a str,
+    pub(crate) root: &'a str,
+    pub(crate) fstype: &'a str,
+    pub(crate) options: &'a str,
 }
 
 /// The mounts of `/proc/self/mountinfo`: `ID PARENT MAJ:MIN ROOT POINT
 /// OPTIONS [TAGS...] - FSTYPE SOURCE SUPER_OPTIONS`.
-fn mounts(mountinfo: &str) -> Vec<Mount<'_>> {
+pub(crate) fn mounts(mountinfo: &str) -> Vec<Mount<'_>> {
     mountinfo
         .lines()
         .filter_map(|line| {
@@ -111,7 +111,7 @@ fn mounts(mountinfo: &str) -> Vec<Mount<'_>> {
 /// Our own cgroup, from `/proc/self/cgroup` (`ID:CONTROLLERS:PATH`), in the
 /// v1 hierarchy whose controller list holds `name`, or in the unified
 /// hierarchy (`name` empty).
-fn own_path<'a>(self_cgroup: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn own_path<'a>(self_cgroup: &'a str, name: &str) -> Option<&'a str> {
     self_cgroup.lines().find_map(|line| {
         let mut parts = line.splitn(3, ':');
         let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
@@ -126,7 +126,7 @@ fn own_path<'a>(self_cgroup: &'a str, name: &str) -> Option<&'a str> {
 
 /// The folder of our own cgroup under a mount (which may show only a
 /// subtree of its hierarchy, as in a container).
-fn own_dir(mount: &Mount<'_>, path: &str) -> PathBuf {
+pub(crate) fn own_dir(mount: &Mount<'_>, path: &str) -> PathBuf {
     let relative = path.strip_prefix(mount.root).unwrap_or(path);
     Path::new(mount.point).join(relative.trim_start_matches('/'))
 }
@@ -328,11 +328,24 @@ impl Cgroups {
         }
     }
 
-    /// Kills every slot's processes and removes the run's cgroups.
+    /// Kills every slot's processes, waits until they are gone, and removes
+    /// the run's cgroups. A killed process can take long to exit on a busy
+    /// machine (a gigabyte of memory to free, a namespace to tear down), so
+    /// the wait is not the brief one between sessions: leaving first would
+    /// leave the processes and the cgroups (which a Slurm job's own cgroup
+    /// cannot be removed past) behind salgrade.
     pub(crate) fn shut_down(&self) {
         if let Ok(slots) = self.slots.lock() {
+            let until = Instant::now() + SHUTDOWN_PATIENCE;
             for group in slots.values() {
                 group.kill_all(None);
+                while group.tasks().is_some_and(|n| n > 0) && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(5));
+                    group.kill_all(None);
+                    // A dead namespace's processes are orphaned to salgrade
+                    // (a subreaper): they count until reaped.
+                    crate::runner::unix::reap_orphans(crate::runner::unix::Orphans::SandboxZombies);
+                }
                 for dir in &group.dirs {
                     remove_tree(dir);
                 }
@@ -415,6 +428,11 @@ fn listed(dir: &Path) -> Option<Vec<i32>> {
 
 /// How long [`kill_listed`] keeps killing before it gives up.
 const SWEEP_PATIENCE: Duration = Duration::from_millis(500);
+
+/// How long the end of a run waits for its killed processes to be gone:
+/// they always go (SIGKILL cannot be ignored), so this only bounds a
+/// machine that is very slow to let them.
+const SHUTDOWN_PATIENCE: Duration = Duration::from_secs(20);
 
 /// SIGKILLs every process listed in `dir`'s `cgroup.procs` until none is
 /// left (a fork racing the kill shows up in the next read), for at most
