@@ -158,7 +158,8 @@ impl Session {
         }
     }
 
-    /// Sends one request; [`Session::wait`] then waits for its answer.
+    /// Sends one request; [`Session::wait`] then waits for its answer (a rule
+    /// check's may be as long as a first line).
     /// `Err`: the program stopped reading requests. An honest answer is
     /// never much longer than its question (the adapters describe what is
     /// returned in the input's terms, and cap every string), so the answer
@@ -166,10 +167,16 @@ impl Session {
     /// length: what a student's process writes beyond that is never held.
     pub(crate) fn send(&mut self, request: &Request<'_>) -> Result<Sent, Death> {
         let line = request.line();
-        self.line_cap.store(
-            ANSWER_SLACK.saturating_add(line.len().saturating_mul(ANSWER_PER_BYTE)),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        let cap = match request {
+            // The rule checker's findings on a very large file (the
+            // checker reads the file; no student code runs in its process).
+            Request::Lint { .. } => super::spawn::FIRST_LINE_CAP,
+            Request::Call { .. } => {
+                ANSWER_SLACK.saturating_add(line.len().saturating_mul(ANSWER_PER_BYTE))
+            }
+        };
+        self.line_cap
+            .store(cap, std::sync::atomic::Ordering::Relaxed);
         let sent = Sent {
             start: Instant::now(),
             cpu_start: self.cpu.as_ref().and_then(CpuClock::read),

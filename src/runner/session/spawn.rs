@@ -19,8 +19,9 @@ use crate::runner::sandbox::{self, SandboxKind};
 use crate::runner::unix::{self, Group};
 
 /// The longest protocol line the runner accepts from a driver before its
-/// first call (a rule check's findings on a very large file); each call
-/// then sets its own (see [`Session::send`]).
+/// first call, and in answer to a rule check (its findings on a very large
+/// file); each call of a student's function sets its own (see
+/// [`Session::send`]).
 pub(super) const FIRST_LINE_CAP: usize = 16 * 1024 * 1024;
 
 /// How many of a program's lines may wait to be taken.
