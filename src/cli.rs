@@ -186,14 +186,16 @@ pub(crate) struct RunArgs {
         value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
     pub build_timeout_ms: u64,
     /// How a C++ build gets the assignment's standard headers and salgrade's glue: `cached`
-    /// (default: precompiled once and kept in `$XDG_CACHE_HOME/salgrade`, else
-    /// `~/.cache/salgrade`, under the `namespaces` and `bwrap` sandboxes), `run` (precompiled
+    /// (default: precompiled once and kept in salgrade's cache folder, `$XDG_CACHE_HOME/salgrade`,
+    /// else as root `/var/cache/salgrade`, else `~/.cache/salgrade`, under the `namespaces` and
+    /// `bwrap` sandboxes), `run` (precompiled
     /// once per run) or `off` (compiled again for every student, as before).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CXX_PRELUDE",
         default_value_t = PreludeMode::Cached)]
     pub cxx_prelude: PreludeMode,
     /// Where deadlines come from: `cached` (default: a calibration of the model and naive
-    /// solutions on these cases, kept in `$XDG_CACHE_HOME/salgrade/calibration` and used again
+    /// solutions on these cases, kept in the `calibration` folder of salgrade's cache folder
+    /// (see `--cxx-prelude`) and used again
     /// while salgrade, the interpreter or compiler, the sandbox and the machine are the same;
     /// each kept time counts twice) or `fresh` (calibrated at every run).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_CALIBRATION",

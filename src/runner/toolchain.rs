@@ -71,11 +71,15 @@ impl Default for BuildSettings {
 }
 
 /// Salgrade's cache folder: `$XDG_CACHE_HOME/salgrade` when that is an
-/// absolute path (the XDG rule), else `$HOME/.cache/salgrade`.
+/// absolute path (the XDG rule), else, as root, `/var/cache/salgrade` (the
+/// machine's place for a system tool's cache: root's home is closed to the
+/// slots' uids, which must read the C++ prelude under bubblewrap), else
+/// `$HOME/.cache/salgrade`.
 pub(crate) fn cache_dir() -> Option<PathBuf> {
     let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
     std::env::var_os("XDG_CACHE_HOME")
         .and_then(absolute)
+        .or_else(|| crate::runner::unix::is_root().then(|| PathBuf::from("/var/cache")))
         .or_else(|| {
             std::env::var_os("HOME")
                 .and_then(absolute)

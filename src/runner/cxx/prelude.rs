@@ -88,19 +88,32 @@ fn place(cfg: &RunnerConfig) -> Option<Place> {
     if mode == PreludeMode::Off || program_sees_our_files {
         return None;
     }
-    // As root, bwrap starts as the slot's uid, which cannot open a 0700
-    // home to bind the cache from; salgrade's own namespaces bind it first.
-    let binds_home = match cfg.sandbox {
+    // As root, bwrap starts as the slot's uid, which can bind the cache
+    // only when every folder above it lets others through (root's default
+    // cache, `/var/cache/salgrade`, does; a 0700 home does not); salgrade's
+    // own namespaces bind it first.
+    let binds = |dir: &Path| match cfg.sandbox {
         SandboxKind::Namespaces => true,
-        SandboxKind::Bwrap => !crate::runner::unix::is_root(),
+        SandboxKind::Bwrap => {
+            !crate::runner::unix::is_root()
+                || (std::fs::create_dir_all(dir).is_ok() && others_pass(dir))
+        }
         SandboxKind::None | SandboxKind::Rlimit => false,
     };
     match (&cfg.build.cache_dir, mode) {
-        (Some(dir), PreludeMode::Cached) if binds_home => {
+        (Some(dir), PreludeMode::Cached) if binds(dir) => {
             Some(Place::Cache(dir.join(CACHE_SUBDIR)))
         }
         _ => Some(Place::Run),
     }
+}
+
+/// Whether every folder from `/` down to `dir` lets others through.
+fn others_pass(dir: &Path) -> bool {
+    dir.ancestors().all(|d| {
+        d.metadata()
+            .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
+    })
 }
 
 /// The prelude for `harness`, prepared by the first build of the run that
