@@ -46,7 +46,7 @@ fn no_optimisation_changes_a_verdict() {
     // The sample cohort (every failure class), the hostile ones and the
     // mutant library, graded with every optimisation off (a fresh
     // calibration, which is kept; no process started ahead), then with
-    // both on: the kept calibration, and the spare process.
+    // the kept calibration alone, then with the spare process too.
     let cache = tempfile::tempdir().unwrap();
     let folders = [
         // The first "on" run calibrates and keeps it; the later ones use
@@ -68,21 +68,22 @@ fn no_optimisation_changes_a_verdict() {
             folder.display(),
             off.len()
         );
-        // Both on at once (the defaults): the calibration the run before
-        // kept, and the spare process.
-        let on = verdicts(folder, assignment, cache.path(), &[]);
-        let differ: Vec<String> = off
-            .iter()
-            .filter(|(k, v)| on.get(*k) != Some(*v))
-            .map(|(k, v)| format!("{k:?}: {v} with all off, {:?} with all on", on.get(k)))
-            .collect();
-        assert!(
-            differ.is_empty(),
-            "{}:\n{}",
-            folder.display(),
-            differ.join("\n")
-        );
-        assert_eq!(off.len(), on.len());
+        // The kept calibration alone (no spare), then both (the defaults).
+        for extra in [&["--spare", "off"][..], &[]] {
+            let on = verdicts(folder, assignment, cache.path(), extra);
+            let differ: Vec<String> = off
+                .iter()
+                .filter(|(k, v)| on.get(*k) != Some(*v))
+                .map(|(k, v)| format!("{k:?}: {v} with all off, {:?} with {extra:?}", on.get(k)))
+                .collect();
+            assert!(
+                differ.is_empty(),
+                "{}:\n{}",
+                folder.display(),
+                differ.join("\n")
+            );
+            assert_eq!(off.len(), on.len());
+        }
     }
 }
 
