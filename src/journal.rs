@@ -146,8 +146,13 @@ pub(crate) fn submission_hash(sub: &crate::discover::Submission) -> String {
             Ok(bytes) => {
                 let mut parts: Vec<Vec<u8>> = vec![b"file".to_vec(), bytes];
                 for sibling in &sub.siblings {
-                    parts.push(sibling.to_string_lossy().into_owned().into_bytes());
-                    parts.push(std::fs::read(sibling).unwrap_or_default());
+                    parts.push(sibling.path.to_string_lossy().into_owned().into_bytes());
+                    parts.push(std::fs::read(&sibling.path).unwrap_or_default());
+                    // A Canvas upload is given under the name its student
+                    // chose, which its path does not hold.
+                    if sibling.path.file_name() != Some(std::ffi::OsStr::new(&sibling.name)) {
+                        parts.push(sibling.name.clone().into_bytes());
+                    }
                 }
                 let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
                 fingerprint(&parts)

@@ -9,7 +9,10 @@
 //! (`smithjohn_50011`): the user id keeps two John Smiths apart and is the
 //! key Canvas's gradebook import matches (`--csv-layout canvas`). Each such
 //! student gets one row: the file named as the assignment asks (else their
-//! one source file, with a warning), their other files named on it; a
+//! one source file, with a warning); their other source files are its
+//! siblings under the names they were uploaded as (the latest upload of
+//! each name), given to the run as a folder's would be, and their other
+//! files are named on the row; a
 //! student who submitted no source file at all (a notebook, an archive,
 //! `min_throws.py.txt`) gets a row with 0 and the reason naming the files.
 //! An older form without ids (`alice_salbLLfunctions.py`) is read too, by
@@ -23,6 +26,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::siblings::Sibling;
 use super::{Entry, Submission, Wanted, kinds, source_stem};
 
 /// A flat regular file as an entry: a source file (graded, its stem the
@@ -157,25 +161,42 @@ fn one_row(student: String, mut files: Vec<(Entry, CanvasName)>, wanted: &Wanted
         return nothing_graded(student, &files, &sources, wanted);
     };
     let graded = files[chosen].0.name.clone();
+    let mut siblings: Vec<Sibling> = Vec::new();
     for (i, (e, c)) in files.iter().enumerate() {
         if i == chosen {
             continue;
         }
-        let same = c.original.eq_ignore_ascii_case(&files[chosen].1.original);
-        warnings.push(if same {
-            format!(
+        let same = |other: &str| c.original.eq_ignore_ascii_case(other);
+        if same(&files[chosen].1.original) {
+            warnings.push(format!(
                 "`{}` was also submitted under the same name and is not graded: only `{graded}`, the latest upload, is",
                 e.name
-            )
+            ));
+        } else if let Some(given) = siblings.iter().find(|s| same(&s.name)) {
+            warnings.push(format!(
+                "`{}` was also submitted under the same name as `{}`, the latest upload, which is put beside `{graded}`",
+                e.name,
+                given.path.file_name().unwrap_or_default().to_string_lossy()
+            ));
+        } else if let Some(path) = e.sub.file.clone() {
+            // The student's other source files (`helpers.py`), the latest
+            // of each name first, go beside the graded one under the names
+            // they were uploaded as, so `import helpers` works as it did
+            // for the student; the engine decides which a run is given.
+            siblings.push(Sibling {
+                path,
+                name: c.original.clone(),
+            });
         } else {
-            format!(
-                "`{}` was also submitted and is not graded: only `{graded}` is (a file it imports is not put beside it)",
+            warnings.push(format!(
+                "`{}` was also submitted and is not graded: only `{graded}` is",
                 e.name
-            )
-        });
+            ));
+        }
     }
     let (mut entry, _) = files.swap_remove(chosen);
     entry.sub.student.clone_from(&student);
+    entry.sub.siblings = siblings;
     entry.sub.warnings.extend(warnings);
     entry.stem = student;
     entry

@@ -45,9 +45,10 @@ pub(crate) struct Submission {
     /// Why nothing could be graded (score 0).
     pub problem: Option<String>,
     /// The student's other source files beside `file`, in a student's
-    /// folder (never in a flat layout, where they are other students'):
-    /// the engine gives the run those its language can use.
-    pub siblings: Vec<PathBuf>,
+    /// folder, and a Canvas download's student's other uploads (never
+    /// another flat file, which is another student's): the engine gives
+    /// the run those its language can use.
+    pub siblings: Vec<siblings::Sibling>,
 }
 
 impl Submission {
@@ -560,6 +561,43 @@ mod tests {
                 .file
                 .as_ref()
                 .is_some_and(|f| f.ends_with("alice_salbLLfunctions.py"))
+        );
+    }
+
+    #[test]
+    fn a_canvas_students_other_sources_go_beside_the_graded_one_as_uploaded() {
+        let t = tempfile::tempdir().unwrap();
+        for name in [
+            "smithbob_123_4567_salbLLfunctions.py",
+            "smithbob_123_4560_helpers.py",
+            "smithbob_123_4568_helpers-1.py",
+            "smithbob_123_4569_notes.txt",
+        ] {
+            write(&t.path().join(name), "");
+        }
+        let d = discover(t.path(), &py(&["salbLLfunctions.py"], &[])).unwrap();
+        assert_eq!(names(&d), ["smithbob_123"]);
+        let bob = &d.submissions[0];
+        let given: Vec<(String, String)> = bob
+            .siblings
+            .iter()
+            .map(|s| {
+                let file = s.path.file_name().unwrap().to_string_lossy().into_owned();
+                (file, s.name.clone())
+            })
+            .collect();
+        assert_eq!(
+            given,
+            [(
+                "smithbob_123_4568_helpers-1.py".to_owned(),
+                "helpers.py".to_owned()
+            )]
+        );
+        let said = bob.warnings.join("\n");
+        assert!(said.contains("`smithbob_123_4560_helpers.py` was also submitted under the same name as `smithbob_123_4568_helpers-1.py`"), "{said}");
+        assert!(
+            said.contains("`smithbob_123_4569_notes.txt` was also submitted and is not graded"),
+            "{said}"
         );
     }
 

@@ -20,6 +20,26 @@ pub(crate) const MAX_SIBLING_BYTES: u64 = 256 * 1024;
 /// Extensions of the files listed: sources and headers.
 const LISTED: [&str; 7] = [".py", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx"];
 
+/// One of the student's other files: where it is, and the name the run
+/// gives it (its own, or for a Canvas download the name the student
+/// uploaded it under).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sibling {
+    pub path: PathBuf,
+    pub name: String,
+}
+
+impl Sibling {
+    /// The file at `path`, under its own name.
+    pub(crate) fn at(path: PathBuf) -> Sibling {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Sibling { path, name }
+    }
+}
+
 /// The regular source and header files in `file`'s folder other than
 /// `file`, by name; symbolic links and hidden files are left out.
 ///
@@ -27,7 +47,7 @@ const LISTED: [&str; 7] = [".py", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx"];
 /// `python3 FILE`: the file's own folder (`.` for a bare name such as
 /// `solution.py`, whose parent is the empty path), and for a symbolic link
 /// the folder of the file it names.
-pub(crate) fn beside(file: &Path) -> Vec<PathBuf> {
+pub(crate) fn beside(file: &Path) -> Vec<Sibling> {
     let Some((dir, graded)) = home_of(file) else {
         return Vec::new();
     };
@@ -45,7 +65,7 @@ pub(crate) fn beside(file: &Path) -> Vec<PathBuf> {
         .filter(|p| p.file_name() != Some(graded.as_os_str()))
         .collect();
     found.sort();
-    found
+    found.into_iter().map(Sibling::at).collect()
 }
 
 /// The folder `file` is in and its name there: a symbolic link's target's,
@@ -87,17 +107,14 @@ mod tests {
         std::fs::write(d.join("sub/deeper.py"), "").unwrap();
         std::os::unix::fs::symlink("/etc/passwd", d.join("linked.py")).unwrap();
         let names: Vec<String> = beside(&d.join("solution.py"))
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .into_iter()
+            .map(|s| s.name)
             .collect();
         assert_eq!(names, ["helpers.py", "util.h"]);
     }
 
     fn names(file: &Path) -> Vec<String> {
-        beside(file)
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect()
+        beside(file).into_iter().map(|s| s.name).collect()
     }
 
     #[test]

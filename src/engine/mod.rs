@@ -235,7 +235,7 @@ impl Engine {
     pub(crate) fn sibling_files(
         &self,
         file: &Path,
-        siblings: &[std::path::PathBuf],
+        siblings: &[crate::discover::siblings::Sibling],
         warnings: &mut Vec<String>,
     ) -> Vec<(String, Vec<u8>)> {
         use crate::discover::siblings::{MAX_SIBLING_BYTES, MAX_SIBLINGS};
@@ -246,14 +246,14 @@ impl Engine {
         };
         let graded = name_of(file);
         let python = language_of(file) == Some(Language::Python);
-        let usable: Vec<&std::path::PathBuf> = siblings
+        let usable: Vec<&crate::discover::siblings::Sibling> = siblings
             .iter()
-            .filter(|p| python == name_of(p).ends_with(".py"))
+            .filter(|s| python == s.name.ends_with(".py"))
             .collect();
         if usable.is_empty() {
             return Vec::new();
         }
-        let names: Vec<String> = usable.iter().map(|p| name_of(p)).collect();
+        let names: Vec<String> = usable.iter().map(|s| s.name.clone()).collect();
         if !python {
             warnings.push(format!(
                 "only `{graded}` is compiled: {} beside it {} not (a C++ submission is one file; put what it includes into it)",
@@ -272,7 +272,8 @@ impl Engine {
         }
         let mut given = Vec::new();
         let mut left_out = Vec::new();
-        for (path, name) in usable.into_iter().zip(names) {
+        for sibling in usable {
+            let (path, name) = (&sibling.path, sibling.name.clone());
             let size = std::fs::symlink_metadata(path)
                 .ok()
                 .filter(std::fs::Metadata::is_file)

@@ -156,7 +156,7 @@ impl Engine {
     fn run_file(
         &self,
         file: &Path,
-        siblings: &[std::path::PathBuf],
+        siblings: &[crate::discover::siblings::Sibling],
         slot: usize,
         warnings: &mut Vec<String>,
     ) -> anyhow::Result<Ran> {

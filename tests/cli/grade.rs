@@ -671,6 +671,51 @@ fn a_students_own_helper_module_is_given_beside_the_file() {
     assert_eq!(run.status.code(), Some(0), "{}", stdout_of(&run));
 }
 
+/// A Canvas download renames every upload (`smithbob_123_4568_helpers.py`):
+/// the helper is given under the name the student uploaded, the latest
+/// upload of that name, and an older one is said, not used.
+#[test]
+fn a_canvas_students_helper_upload_is_given_under_its_uploaded_name() {
+    let subs = tempfile::tempdir().unwrap();
+    let d = subs.path();
+    std::fs::write(d.join("smithbob_123_4567_solution.py"), IMPORTS_ITS_HELPER).unwrap();
+    std::fs::write(
+        d.join("smithbob_123_4560_helpers.py"),
+        "raise SystemExit(3)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("smithbob_123_4568_helpers-1.py"),
+        "def cell(s, n):\n    r, c = divmod(s - 1, n)\n    return n - 1 - r, (c if r % 2 == 0 else n - 1 - c)\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = salgrade()
+        .args([
+            "grade",
+            "--cases",
+            "5",
+            "--shrink-ms",
+            "0",
+            "--format",
+            "json",
+        ])
+        .arg("--out-dir")
+        .arg(out.path())
+        .arg(d)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let bob = &report["students"][0];
+    assert_eq!(bob["student"], "smithbob_123");
+    let warnings = bob["warnings"].to_string();
+    assert!(
+        warnings.contains("`smithbob_123_4560_helpers.py` was also submitted under the same name"),
+        "{warnings}"
+    );
+}
+
 #[test]
 fn an_a48_helper_module_is_not_given_and_the_feedback_says_why() {
     let subs = tempfile::tempdir().unwrap();
