@@ -208,7 +208,7 @@ fn warn_of_others(
         .partition(|r| depth(r) == depth(&chosen));
     if !level.is_empty() {
         sub.warnings.push(format!(
-            "{} files named `{}` are equally shallow ({}); graded `{chosen}`, the plainest path (no copy, backup, old or version marker, then the shortest)",
+            "{} files named `{}` are equally shallow ({}); graded `{chosen}`, the plainest path (the fewest copy, backup, old or version markers, then the highest version, then the shortest)",
             level.len() + 1,
             name_of(&first.0),
             std::iter::once(&chosen)
@@ -276,9 +276,11 @@ const COPY_MARKERS: [&str; 22] = [
 /// the number of its parts (folders and the file's name) that carry a copy
 /// marker, that is a word of [`COPY_MARKERS`], a version word (`v2`), or a
 /// browser's or file manager's duplicate number (`src (2)/`, `x (2).py`,
-/// and for a file `x-1.py`, as Canvas renames a resubmission); then its
-/// length in characters.
-pub(super) fn plainness(rel: &str) -> (usize, usize) {
+/// and for a file `x-1.py`, as Canvas renames a resubmission); then the
+/// higher version first (`v2/` before `v1/`, `v10/` before `v9/`: a
+/// student numbers versions as they write them); then its length in
+/// characters.
+pub(super) fn plainness(rel: &str) -> (usize, std::cmp::Reverse<u64>, usize) {
     let parts: Vec<String> = Path::new(rel)
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -289,7 +291,36 @@ pub(super) fn plainness(rel: &str) -> (usize, usize) {
         .enumerate()
         .filter(|(i, part)| is_marked(part, *i == last))
         .count();
-    (marked, rel.chars().count())
+    let version = parts
+        .iter()
+        .filter_map(|p| version_of(p))
+        .max()
+        .unwrap_or(0);
+    (marked, std::cmp::Reverse(version), rel.chars().count())
+}
+
+/// The version a name carries, if any: `v2`, `version_3`, `version3`,
+/// `attempt 4`, `try5` (the largest, when it names several).
+fn version_of(part: &str) -> Option<u64> {
+    const WORDS: [&str; 4] = ["version", "attempt", "try", "v"];
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    let words: Vec<String> = split_words(part).collect();
+    let mut found = None;
+    for (i, w) in words.iter().enumerate() {
+        let here = WORDS
+            .iter()
+            .find_map(|v| w.strip_prefix(v).and_then(number));
+        let after = WORDS
+            .contains(&w.as_str())
+            .then(|| words.get(i + 1).and_then(|n| number(n)))
+            .flatten();
+        found = found.max(here).max(after);
+    }
+    found
 }
 
 fn is_marked(part: &str, file: bool) -> bool {

@@ -472,8 +472,14 @@ mod tests {
     }
 
     #[test]
-    fn plainness_counts_copy_markers_then_length() {
+    fn plainness_counts_copy_markers_then_the_higher_version_then_length() {
         use super::folder::plainness;
+        assert!(plainness("v2/solution.py") < plainness("v1/solution.py"));
+        assert!(plainness("v10/solution.py") < plainness("v9/solution.py"));
+        assert!(plainness("attempt_3/solution.py") < plainness("attempt_2/solution.py"));
+        assert!(plainness("version3/solution.py") < plainness("version2/solution.py"));
+        // A plain path still comes before any version.
+        assert!(plainness("solution.py") < plainness("v3/solution.py"));
         assert!(plainness("src/solution.py") < plainness("archive/solution.py"));
         assert!(plainness("a/solution.py") < plainness("src/solution.py"));
         for marked in [
