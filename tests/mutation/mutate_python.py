@@ -198,7 +198,9 @@ class _Generator:
     def _emit(self, operator, node, old, new, edit):
         """Applies `edit(copy_of_node, parents_of_copy)` to a copy of the
         tree; keeps the mutant when it is new."""
-        tree = copy.deepcopy(self.tree)
+        # A fresh parse of the source is the tree again, node for node in
+        # the same order, at a fraction of a deep copy's cost.
+        tree = ast.parse(self.source)
         nodes, parents = _index(tree)
         target = nodes[self.position[id(node)]]
         if edit(target, parents) is False:
