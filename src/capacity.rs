@@ -218,8 +218,16 @@ pub(crate) struct Sizing {
     pub(crate) warnings: Vec<String>,
 }
 
+/// The most students graded at once per CPU, even when more are asked:
+/// a case's wall-clock backstop is 10 times its CPU deadline, so a student
+/// given less than a tenth of a CPU could be stopped by the wall clock
+/// with its CPU time to spare (a wrong `timeout`); each student may also
+/// have a second process starting beside the first.
+pub(crate) const MOST_JOBS_PER_CPU: usize = 4;
+
 /// `--jobs` (`asked`), else the `cores`, cut to what the CPU quota gives
-/// (only when not asked) and to what fits in the memory limit (always).
+/// (when not asked; when asked, to [`MOST_JOBS_PER_CPU`] for each) and to
+/// what fits in the memory limit (always).
 pub(crate) fn sizing(
     asked: Option<usize>,
     cores: usize,
@@ -235,7 +243,18 @@ pub(crate) fn sizing(
         Some(c) => cores.min(c.value.cpus()),
         None => cores,
     };
-    let wanted = asked.unwrap_or(cores);
+    let most = cores.max(1).saturating_mul(MOST_JOBS_PER_CPU);
+    let wanted = match asked {
+        Some(asked) if asked > most => {
+            warnings.push(format!(
+                "`--jobs {asked}` on {cores} CPU{}: each student would get so little of a CPU that a case's wall-clock backstop (10 times its CPU deadline) could stop a correct one: grading {most} at a time instead ({MOST_JOBS_PER_CPU} per CPU)",
+                if cores == 1 { "" } else { "s" }
+            ));
+            most
+        }
+        Some(asked) => asked,
+        None => cores,
+    };
     let jobs = jobs_that_fit(wanted, memory_mb, memory);
     if let (Some(asked), Some(m)) = (asked, &limits.memory) {
         if jobs < asked {
@@ -448,6 +467,15 @@ mod tests {
         assert_eq!(
             s.header.as_deref(),
             Some("CPU: 2 from the cgroup salgrade runs in; 2 students at a time")
+        );
+        // Asked for, more than the quota is allowed, up to 4 a CPU.
+        assert_eq!(sizing(Some(8), 64, 1024, &limits).jobs, 8);
+        let s = sizing(Some(40), 64, 1024, &limits);
+        assert_eq!(s.jobs, 8);
+        assert!(
+            s.warnings[0].starts_with("`--jobs 40` on 2 CPUs: ")
+                && s.warnings[0].ends_with("grading 8 at a time instead (4 per CPU)"),
+            "{s:?}"
         );
     }
 }

@@ -255,7 +255,7 @@ pub(crate) struct GradeArgs {
     /// The rubric (TOML); default: 25 points per function, proportional credit.
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores, within the CPU quota of salgrade's cgroup); always cut to what fits in that cgroup's memory limit at `--memory-mb` each.
+    /// Students graded at once, 1 to 256 (default: `SALGRADE_JOBS` if set, else the number of cores, within the CPU quota of salgrade's cgroup); always cut to what fits in that cgroup's memory limit at `--memory-mb` each, and to 4 per CPU (beyond, a case's wall-clock backstop could stop a correct student).
     #[arg(long, short = 'j', env = "SALGRADE_JOBS",
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: Option<usize>,
