@@ -94,6 +94,11 @@ fn next_reads_once(n: &mut Node, x: u64, value: &Node) -> bool {
 /// The most nodes a propagated value may have (each read takes a copy).
 const MAX_PROPAGATED: usize = 12;
 
+/// How many statements after its assignment a variable's reads are looked
+/// for (so a block of many thousand statements costs no more than this
+/// each).
+const WINDOW: usize = 64;
+
 /// A variable that only names a value the block does not change is that
 /// value: `nb = die` (an alias), `d = dist[u]` (a current value), `nxt =
 /// c + k` are replaced by what they name in the statements after them.
@@ -114,7 +119,7 @@ pub(super) fn propagate_values(root: &mut Node) -> bool {
         }
     });
     let mut changed = false;
-    propagate_in(root, &assigned, &named, &mut changed);
+    propagate_in(root, &assigned, &mut named, &mut changed);
     changed
 }
 
@@ -137,7 +142,7 @@ fn size(n: &Node) -> usize {
 fn propagate_in(
     n: &mut Node,
     assigned: &HashMap<u64, usize>,
-    named: &HashMap<u64, usize>,
+    named: &mut HashMap<u64, usize>,
     changed: &mut bool,
 ) {
     for c in &mut n.children {
@@ -162,7 +167,13 @@ fn propagate_in(
             j += 1;
             continue;
         };
-        let rest = &n.children[j + 1..];
+        // Cheap tests first: assigned once, named at least twice.
+        let mentions = named.get(&x).copied().unwrap_or(0);
+        if assigned.get(&x).copied() != Some(1) || mentions < 2 {
+            j += 1;
+            continue;
+        }
+        let rest = &n.children[j + 1..(j + 1 + WINDOW).min(n.children.len())];
         let value_names: Vec<u64> = {
             let mut v = Vec::new();
             value.visit(&mut |m| {
@@ -176,13 +187,25 @@ fn propagate_in(
             && !has_effect(value)
             && size(value) <= MAX_PROPAGATED
             && !value_names.contains(&x);
-        let reads_in_rest: usize = rest.iter().map(|s| count_names(s, x)).sum();
-        // Up to the last statement that reads it, nothing writes what the
-        // value names (a counter stepped at the end of a loop's body may).
-        let last_read = rest.iter().rposition(|s| count_names(s, x) > 0);
+        // Every other mention of `x` is a read within the window; up to the
+        // last statement that reads it, nothing writes what the value
+        // names (a counter stepped at the end of a loop's body may).
+        let mut reads = 0;
+        let mut last_read = None;
+        if pure {
+            for (k, s) in rest.iter().enumerate() {
+                let here = count_names(s, x);
+                if here > 0 {
+                    reads += here;
+                    last_read = Some(k);
+                }
+                if reads + 1 >= mentions {
+                    break;
+                }
+            }
+        }
         let ok = pure
-            && assigned.get(&x).copied() == Some(1)
-            && named.get(&x).copied() == Some(1 + reads_in_rest)
+            && reads + 1 == mentions
             && last_read.is_some_and(|last| {
                 !rest[..=last].iter().any(|s| {
                     let mut writes = false;
@@ -196,6 +219,11 @@ fn propagate_in(
             });
         if ok {
             let value = value.clone();
+            // The value's names are now named once a read.
+            for name in &value_names {
+                *named.entry(*name).or_default() += reads - 1;
+            }
+            named.insert(x, 0);
             n.children.remove(j);
             for s in &mut n.children[j..] {
                 replace_all(s, x, &value);
