@@ -265,6 +265,9 @@ pub(crate) struct GradeArgs {
     /// The columns of `--format csv`: `salgrade` (default), `markus` (a MarkUs marks-spreadsheet upload), `generic` (identifier, total, one column per function) or `canvas` (a Canvas gradebook import, with `--roster` and `--canvas-assignment`).
     #[arg(long, value_enum, value_name = "LAYOUT", default_value_t = CsvLayout::Salgrade)]
     pub csv_layout: CsvLayout,
+    /// The HTML report's "Similar submissions" section: pairs of students whose graded files are too alike, as `salgrade similar` finds them (the threshold from the cohort's own scores): `on` (default) or `off`. Only `--format html` has it, and only for a cohort of two or more.
+    #[arg(long, value_enum, value_name = "ON_OFF", default_value_t = Similarity::On)]
+    pub similarity: Similarity,
     /// For `--csv-layout markus`: a CSV of `identifier,user,...` lines (MarkUs's group-list download) mapping each submission's identifier to MarkUs user names (default: the identifiers are the user names). For `--csv-layout canvas` (required): the course's gradebook export from Canvas, whose identity columns and students the import uses.
     #[arg(long, value_name = "FILE")]
     pub roster: Option<PathBuf>,
@@ -382,6 +385,15 @@ pub(crate) enum Spare {
     /// Under the `namespaces` sandbox, once a case has failed.
     Auto,
     /// Never: each restart starts its process when it is needed.
+    Off,
+}
+
+/// Whether `grade --format html` has a "Similar submissions" section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Similarity {
+    /// The section, for a cohort of two or more students.
+    On,
+    /// No section, and no comparison.
     Off,
 }
 

@@ -4,7 +4,11 @@ does on random boards (so every copy behaves exactly like its original):
 
     python3 bench/similarity/check.py OUT [--boards 200]
 
-Python files are imported; C++ files are compiled with g++ together with a
+Python files are imported (a48's with the course's `salboard.py` and
+`salbnode.py` from reference/python/a48, and compared with the model
+solution there: `salb2salbLL`'s ring, `willfinish` for every step size up to
+2n + 1, `whowins`, and `dualboard`'s ring with its input left as it was);
+C++ files are compiled with g++ together with a
 small driver. Prints one line per wrong file and exits 1 if there is any.
 """
 
@@ -62,6 +66,79 @@ def _lc(cells, last):
                 dist[y] = dist[c] + 1
                 q.append(y)
     return dist[last]
+
+
+A48_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "reference", "python", "a48")
+
+
+def a48_board(rng):
+    """A valid a48 board: (numSquares, snadders)."""
+    n = rng.randint(1, 30)
+    snadders = {}
+    used_src, used_dst = set(), set()
+    for _ in range(rng.randint(0, n // 2)):
+        a, b = rng.randint(1, n), rng.randint(1, n)
+        if a == b or n in (a, b) or a in used_src or b in used_dst:
+            continue
+        snadders[a] = b
+        used_src.add(a)
+        used_dst.add(b)
+    return n, snadders
+
+
+def ring(first, n):
+    """The ring from `first` as each square's snadder index (or None); None
+    if it is not a ring of `n` nodes."""
+    nodes = []
+    node = first
+    for _ in range(n):
+        if node is None or any(node is x for x in nodes):
+            return None
+        nodes.append(node)
+        node = node.next
+    if node is not first:
+        return None
+    index = {id(x): i for i, x in enumerate(nodes)}
+    return [None if x.snadder is None else index.get(id(x.snadder), "outside") for x in nodes]
+
+
+def check_a48(path, count, rng):
+    if A48_DIR not in sys.path:
+        sys.path.insert(0, A48_DIR)
+    from salboard import SALboard
+
+    def load(p, name):
+        spec = importlib.util.spec_from_file_location(name, p)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    model = load(os.path.join(A48_DIR, "salbLLfunctions.py"), "a48_model")
+    sol = load(path, "a48_sol")
+    for _ in range(count):
+        n, snadders = a48_board(rng)
+        board = SALboard(n, dict(snadders))
+        want_ring = ring(model.salb2salbLL(board), n)
+        got = sol.salb2salbLL(board)
+        if ring(got, n) != want_ring:
+            return f"salb2salbLL({board}) is not the board's ring"
+        first = model.salb2salbLL(board)
+        before = ring(first, n)
+        for s in range(1, 2 * n + 2):
+            w, g = model.willfinish(first, s), sol.willfinish(first, s)
+            if w is not g:
+                return f"willfinish({board}, {s}): got {g!r}, want {w!r}"
+        for _ in range(5):
+            s1, s2 = rng.randint(1, 2 * n), rng.randint(1, 2 * n)
+            w, g = model.whowins(first, s1, s2), sol.whowins(first, s1, s2)
+            if w != g:
+                return f"whowins({board}, {s1}, {s2}): got {g!r}, want {w!r}"
+        dual = sol.dualboard(first)
+        if ring(dual, n) != ring(model.dualboard(first), n):
+            return f"dualboard({board}) is not the dual"
+        if ring(first, n) != before:
+            return f"dualboard({board}) changed its input"
+    return None
 
 
 def boards(kind, count, rng):
@@ -166,12 +243,17 @@ def main():
             folder = os.path.join(args.out, name)
             if not os.path.isdir(folder):
                 continue
-            kind = "mt" if name.startswith("min-throws") else "lc"
-            cases = list(boards(kind, args.boards, random.Random(name)))
+            kind = "mt" if name.startswith("min-throws") else "a48" if name.startswith("a48") else "lc"
+            cases = list(boards(kind, args.boards, random.Random(name))) if kind != "a48" else []
             for f in sorted(os.listdir(folder)):
                 path = os.path.join(folder, f)
                 try:
-                    why = check_py(path, kind, cases) if f.endswith(".py") else check_cpp(path, kind, cases, tmp)
+                    if kind == "a48":
+                        why = check_a48(path, args.boards, random.Random(name + f))
+                    elif f.endswith(".py"):
+                        why = check_py(path, kind, cases)
+                    else:
+                        why = check_cpp(path, kind, cases, tmp)
                 except Exception as e:  # noqa: BLE001 - any failure is a wrong file
                     why = f"raises {type(e).__name__}: {e}"
                 checked += 1

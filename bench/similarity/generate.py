@@ -2,9 +2,18 @@
 """Builds the similarity benchmark: many independent solutions per problem,
 and copies of some of them disguised at three levels.
 
-    python3 bench/similarity/generate.py OUT [--originals 60] [--copies 6] [--seed 1]
+    python3 bench/similarity/generate.py OUT [--originals 60] [--copies 6] [--seed 1] [--sets a48-py,...]
 
-Four sets: min-throws and LeetCode 909, each in Python and C++. Every
+Five sets: min-throws and LeetCode 909, each in Python and C++, and a48 in
+Python (the a48 assignment takes Python only; its solutions are written
+from a grammar of their own: the ring built from a list by index, by
+appending or by chaining nodes; the snadders read by `items()` or by key;
+the size counted from 1 or in a `while True`, or counted with the last
+square in one helper; the finish time's loop `while` or `for`, its walk a
+`for` over `step % n` or `step`, a countdown, or a helper; "never" as 0, -1
+or `None`; `willfinish` and `whowins` each in two or three forms; and
+`dualboard` by a twin attribute, by twins interleaved in the ring (the
+model's), or by position). Every
 solution is written from one grammar of choices made the way students make
 them (BFS with a deque, a list popped at the front, a head index, a level
 by level frontier, or repeated relaxation; a distance array, a visited set
@@ -71,10 +80,10 @@ POOLS = {
 }
 
 
-def pick_names(rng, avoid=None):
+def pick_names(rng, avoid=None, pools=None):
     names = {}
     used = set()
-    for role, pool in POOLS.items():
+    for role, pool in (pools or POOLS).items():
         options = [p for p in pool if p not in used and (avoid is None or p != avoid.get(role))]
         names[role] = rng.choice(options)
         used.add(names[role])
@@ -999,12 +1008,366 @@ def cpp(kind, s, look):
     return o.render()
 
 
+# ---------------------------------------------------------------------- a48
+
+A48_POOLS = {
+    "first": ["first", "head", "start", "root", "begin", "f0"],
+    "node": ["node", "cur", "p", "at", "here", "curr", "x"],
+    "twin": ["twin", "copy", "clone", "mirror", "new_node", "dup"],
+    "n": ["n", "size", "count", "total", "num", "length", "squares"],
+    "last": ["last", "goal", "end", "final", "tail", "target"],
+    "step": ["stepsize", "step", "s", "k", "jump", "stride"],
+    "move": ["move", "moves", "turn", "t", "rounds", "tries"],
+    "left": ["left", "remaining", "todo", "r", "steps_left", "c"],
+    "t1": ["time1", "one", "a", "first_time", "t1", "p1"],
+    "t2": ["time2", "two", "b", "second_time", "t2", "p2"],
+    "newf": ["new_first", "new_head", "result", "dual_first", "out", "nf"],
+    "prev": ["prev", "previous", "before", "last_new", "tail_new", "pv"],
+    "nodes": ["nodes", "ring", "squares_list", "lst", "arr", "cells"],
+    "i": ["i", "j", "idx", "ii", "pos", "ix"],
+    "src": ["src", "source", "frm", "sq_from", "start_sq", "s_"],
+    "dst": ["dst", "destination", "to", "sq_to", "end_sq", "d_"],
+    "salb": ["salb", "board", "b", "sb", "game", "brd"],
+    "dist": ["dist", "gap", "offset", "d", "delta", "hops"],
+    "size_f": ["_size", "count_squares", "size_of", "ring_len", "num_squares", "length_of"],
+    "last_f": ["_last", "last_square", "find_last", "tail_of", "get_last", "end_node"],
+    "time_f": ["_finish_time", "moves_needed", "finish_time", "time_to_finish", "rounds_to_end", "play"],
+    "walk_f": ["advance", "walk", "step_on", "move_on", "go", "hop"],
+    "wrapcls": ["Game", "Board", "Solver", "Ring", "Helper", "Player"],
+    "wrapm": ["run", "solve", "compute", "answer", "evaluate", "get"],
+    "dead": ["unused", "tmp", "debug", "counter", "spare", "extra", "dummy"],
+    "deadf": ["log", "show", "trace", "dump_state", "pretty", "report_it", "noop"],
+}
+
+
+def a48_structure(rng):
+    """The choices one writer of a48 makes."""
+    return {
+        "build": rng.choice(["list_mod", "list_link", "chain"]),
+        "items": rng.choice(["items", "keys"]),
+        "size": rng.choice(["from1", "while_true", "both"]),
+        "time_loop": rng.choice(["while", "for"]),
+        "step": rng.choice(["for_mod", "while_left", "for_plain"]),
+        "sn": rng.choice(["none", "truthy"]),
+        "never": rng.choice(["0", "0", "-1", "None"]),
+        "wf": rng.choice(["cmp", "if"]),
+        "ww": rng.choice(["one", "nested", "expr"]),
+        "dual": rng.choice(["twin", "interleave", "position"]),
+        "walk_helper": rng.random() < 0.3,
+        # Micro-choices, as in the other sets.
+        "steps_var": rng.random() < 0.4,
+        "follow": rng.choice(["if", "if", "or"]),
+        "done": rng.choice(["is", "is", "eq"]),
+        "local_n": rng.random() < 0.4,
+        "wf_bool": rng.random() < 0.3,
+    }
+
+
+def py_range_loop(o, depth, look, var, a, b, body):
+    """`for var in range(a, b)`, or its `while` in this look."""
+    if look.loop_while:
+        o.line(depth, f"{var} = {a}")
+        o.line(depth, f"while {cmp(look, var, '<', b)}:")
+        body(depth + 1)
+        o.line(depth + 1, f"{var} += 1")
+    else:
+        bounds = b if a == "0" else f"{a}, {b}"
+        o.line(depth, f"for {var} in range({bounds}):")
+        body(depth + 1)
+
+
+def a48_python(s, look):
+    o = Out(look)
+    nm = look.names
+    rng = random.Random(look.order)
+    o.line(0, "from salboard import SALboard")
+    o.line(0, "from salbnode import SALBnode")
+    o.blank()
+    if look.dead:
+        py_dead(o, 0, Problem("mt", {}, look), "top")
+    wrap = look.wrap
+    # In a wrapping class, the helpers are methods called through `self`.
+    me = "self, " if wrap else ""
+    call = (lambda f: f"self.{nm[f]}") if wrap else (lambda f: nm[f])
+    outer = (lambda f: f"{nm['wrapcls']}().{nm[f]}") if wrap else (lambda f: nm[f])
+    sn_set = (lambda x: f"{x}.snadder is not None") if s["sn"] == "none" else (lambda x: f"{x}.snadder")
+    never = s["never"]
+
+    def finished(t):
+        if never == "None":
+            return f"{t} is not None"
+        return cmp(look, t, ">" if never == "0" else "!=", never)
+
+    def unfinished(t):
+        if never == "None":
+            return f"{t} is None"
+        return cmp(look, t, "==", never)
+
+    # salb2salbLL
+    o.line(0, f"def salb2salbLL({nm['salb']}):")
+    N = f"{nm['salb']}.numSquares"
+    if s["local_n"]:
+        o.line(1, f"{nm['n']} = {N}")
+        N = nm["n"]
+    nodes, i = nm["nodes"], nm["i"]
+    if s["build"] == "list_mod":
+        o.line(1, f"{nodes} = [SALBnode() for _ in range({N})]")
+        py_range_loop(o, 1, look, i, "0", N, lambda d: o.line(d, f"{nodes}[{i}].next = {nodes}[({i} + 1) % {N}]"))
+    elif s["build"] == "list_link":
+        o.line(1, f"{nodes} = []")
+        py_range_loop(o, 1, look, i, "0", N, lambda d: o.line(d, f"{nodes}.append(SALBnode())"))
+        py_range_loop(o, 1, look, i, "0", f"{N} - 1", lambda d: o.line(d, f"{nodes}[{i}].next = {nodes}[{i} + 1]"))
+        o.line(1, f"{nodes}[{N} - 1].next = {nodes}[0]")
+    else:
+        o.line(1, f"{nodes} = [SALBnode()]")
+
+        def chain(d):
+            o.line(d, f"{nm['node']} = SALBnode()")
+            o.line(d, f"{nodes}[-1].next = {nm['node']}")
+            o.line(d, f"{nodes}.append({nm['node']})")
+
+        py_range_loop(o, 1, look, i, "1", N, chain)
+        o.line(1, f"{nodes}[-1].next = {nodes}[0]")
+    o.comment(1)
+    if s["items"] == "items":
+        o.line(1, f"for {nm['src']}, {nm['dst']} in {nm['salb']}.snadders.items():")
+        o.line(2, f"{nodes}[{nm['src']} - 1].snadder = {nodes}[{nm['dst']} - 1]")
+    else:
+        o.line(1, f"for {nm['src']} in {nm['salb']}.snadders:")
+        o.line(2, f"{nodes}[{nm['src']} - 1].snadder = {nodes}[{nm['salb']}.snadders[{nm['src']}] - 1]")
+    o.line(1, f"return {nodes}[0]")
+    o.blank()
+
+    d0 = 0
+    if wrap:
+        o.line(0, f"class {nm['wrapcls']}:")
+        d0 = 1
+    first, node, n, last = nm["first"], nm["node"], nm["n"], nm["last"]
+    # The size (and last square) helpers.
+    o.line(d0, f"def {nm['size_f']}({me}{first}):")
+    if s["size"] == "from1":
+        o.line(d0 + 1, f"{n} = 1")
+        o.line(d0 + 1, f"{node} = {first}.next")
+        o.line(d0 + 1, f"while {node} is not {first}:")
+        o.line(d0 + 2, f"{n} += 1")
+        o.line(d0 + 2, f"{node} = {node}.next")
+        o.line(d0 + 1, f"return {n}")
+    elif s["size"] == "while_true":
+        o.line(d0 + 1, f"{n} = 0")
+        o.line(d0 + 1, f"{node} = {first}")
+        o.line(d0 + 1, "while True:")
+        o.line(d0 + 2, f"{n} += 1")
+        o.line(d0 + 2, f"{node} = {node}.next")
+        o.line(d0 + 2, f"if {node} is {first}:")
+        o.line(d0 + 3, "break")
+        o.line(d0 + 1, f"return {n}")
+    else:
+        o.line(d0 + 1, f"{n} = 1")
+        o.line(d0 + 1, f"{node} = {first}")
+        o.line(d0 + 1, f"while {node}.next is not {first}:")
+        o.line(d0 + 2, f"{n} += 1")
+        o.line(d0 + 2, f"{node} = {node}.next")
+        o.line(d0 + 1, f"return {n}, {node}")
+    o.blank()
+    if s["size"] != "both":
+        o.line(d0, f"def {nm['last_f']}({me}{first}):")
+        o.line(d0 + 1, f"{node} = {first}")
+        o.line(d0 + 1, f"while {node}.next is not {first}:")
+        o.line(d0 + 2, f"{node} = {node}.next")
+        o.line(d0 + 1, f"return {node}")
+        o.blank()
+    walk_helper = s["walk_helper"] or look.split
+    if walk_helper:
+        o.line(d0, f"def {nm['walk_f']}({me}{node}, {nm['left']}):")
+        o.line(d0 + 1, f"for _ in range({nm['left']}):")
+        o.line(d0 + 2, f"{node} = {node}.next")
+        o.line(d0 + 1, f"return {node}")
+        o.blank()
+    # The finish time.
+    step, move, left = nm["step"], nm["move"], nm["left"]
+    o.line(d0, f"def {nm['time_f']}({me}{first}, {step}):")
+    if s["size"] == "both":
+        o.line(d0 + 1, f"{n}, {last} = {call('size_f')}({first})")
+    else:
+        head = [f"{n} = {call('size_f')}({first})", f"{last} = {call('last_f')}({first})"]
+        rng.shuffle(head)
+        for h_ in head:
+            o.line(d0 + 1, h_)
+    if look.dead:
+        py_dead(o, d0 + 1, Problem("mt", {}, look), "start")
+    o.line(d0 + 1, f"{node} = {last}")
+
+    steps = f"{step}" if s["step"] == "for_plain" else f"{step} % {n}"
+    if s["steps_var"] and s["step"] != "for_plain":
+        o.line(d0 + 1, f"{nm['dist']} = {steps}")
+        steps = nm["dist"]
+
+    def turn(d):
+        amount = steps
+        if walk_helper:
+            o.line(d, f"{node} = {call('walk_f')}({node}, {amount})")
+        elif s["step"] == "while_left":
+            o.line(d, f"{left} = {amount}")
+            o.line(d, f"while {cmp(look, left, '>', '0')}:")
+            o.line(d + 1, f"{node} = {node}.next")
+            o.line(d + 1, f"{left} -= 1")
+        else:
+            o.line(d, f"for _ in range({amount}):")
+            o.line(d + 1, f"{node} = {node}.next")
+        if s["follow"] == "or":
+            o.line(d, f"{node} = {node}.snadder or {node}")
+        else:
+            o.line(d, f"if {sn_set(node)}:")
+            o.line(d + 1, f"{node} = {node}.snadder")
+        o.line(d, f"if {node} {'is' if s['done'] == 'is' else '=='} {last}:")
+        o.line(d + 1, f"return {move}")
+
+    if s["time_loop"] == "while" or look.loop_while:
+        o.line(d0 + 1, f"{move} = 0")
+        o.line(d0 + 1, f"while {cmp(look, move, '<', n)}:")
+        o.line(d0 + 2, f"{move} += 1")
+        turn(d0 + 2)
+    else:
+        o.line(d0 + 1, f"for {move} in range(1, {n} + 1):")
+        turn(d0 + 2)
+    o.line(d0 + 1, f"return {never}")
+    if look.dead:
+        py_dead(o, d0 + 1, Problem("mt", {}, look), "end")
+    o.blank()
+    # willfinish and whowins.
+    o.line(0, f"def willfinish({first}, {step}):")
+    if s["wf_bool"] and never != "-1":
+        o.line(1, f"return bool({outer('time_f')}({first}, {step}))")
+    elif s["wf"] == "cmp":
+        o.line(1, f"return {finished(outer('time_f') + f'({first}, {step})')}")
+    else:
+        o.line(1, f"{move} = {outer('time_f')}({first}, {step})")
+        o.line(1, f"if {unfinished(move)}:")
+        o.line(2, "return False")
+        o.line(1, "return True")
+    o.blank()
+    t1, t2 = nm["t1"], nm["t2"]
+    o.line(0, f"def whowins({first}, {step}1, {step}2):")
+    lines = [f"{t1} = {outer('time_f')}({first}, {step}1)", f"{t2} = {outer('time_f')}({first}, {step}2)"]
+    rng.shuffle(lines)
+    for ln in lines:
+        o.line(1, ln)
+    le = cmp(look, t1, "<=", t2)
+    if s["ww"] == "one":
+        o.line(1, f"if {finished(t1)} and ({unfinished(t2)} or {le}):")
+        o.line(2, "return 1")
+        o.line(1, "return 2")
+    elif s["ww"] == "nested":
+        o.line(1, f"if {finished(t1)}:")
+        o.line(2, f"if {unfinished(t2)}:")
+        o.line(3, "return 1")
+        o.line(2, f"if {le}:")
+        o.line(3, "return 1")
+        o.line(1, "return 2")
+    else:
+        o.line(1, f"return 1 if {finished(t1)} and ({unfinished(t2)} or {le}) else 2")
+    o.blank()
+    # dualboard.
+    twin, newf, prev = nm["twin"], nm["newf"], nm["prev"]
+    o.line(0, f"def dualboard({first}):")
+    if s["dual"] == "twin":
+        o.line(1, f"{node} = {first}")
+        o.line(1, f"{newf} = None")
+        o.line(1, f"{prev} = None")
+        o.line(1, "while True:")
+        o.line(2, f"{twin} = SALBnode()")
+        o.line(2, f"{node}.twin = {twin}")
+        o.line(2, f"if {prev} is None:")
+        o.line(3, f"{newf} = {twin}")
+        o.line(2, "else:")
+        o.line(3, f"{prev}.next = {twin}")
+        o.line(2, f"{prev} = {twin}")
+        o.line(2, f"{node} = {node}.next")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+        o.line(1, f"{prev}.next = {newf}")
+        o.line(1, f"{node} = {first}")
+        o.line(1, "while True:")
+        o.line(2, f"if {sn_set(node)}:")
+        o.line(3, f"{node}.snadder.twin.snadder = {node}.twin")
+        o.line(2, f"{node} = {node}.next")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+        o.line(1, f"{node} = {first}")
+        o.line(1, "while True:")
+        o.line(2, f"del {node}.twin")
+        o.line(2, f"{node} = {node}.next")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+    elif s["dual"] == "interleave":
+        o.line(1, f"{node} = {first}")
+        o.line(1, "while True:")
+        o.line(2, f"{twin} = SALBnode({node}.next)")
+        o.line(2, f"{node}.next = {twin}")
+        o.line(2, f"{node} = {twin}.next")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+        o.line(1, f"{node} = {first}")
+        o.line(1, "while True:")
+        o.line(2, f"if {sn_set(node)}:")
+        o.line(3, f"{node}.snadder.next.snadder = {node}.next")
+        o.line(2, f"{node} = {node}.next.next")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+        o.line(1, f"{newf} = {first}.next")
+        o.line(1, f"{node} = {first}")
+        o.line(1, "while True:")
+        o.line(2, f"{twin} = {node}.next")
+        o.line(2, f"{prev} = {twin}.next")
+        o.line(2, f"{node}.next = {prev}")
+        o.line(2, f"{twin}.next = {newf} if {prev} is {first} else {prev}.next")
+        o.line(2, f"{node} = {prev}")
+        o.line(2, f"if {node} is {first}:")
+        o.line(3, "break")
+    else:
+        dist = nm["dist"]
+        if s["size"] == "both":
+            o.line(1, f"{n}, _ = {outer('size_f')}({first})")
+        else:
+            o.line(1, f"{n} = {outer('size_f')}({first})")
+        o.line(1, f"{newf} = SALBnode()")
+        o.line(1, f"{prev} = {newf}")
+
+        def grow(d):
+            o.line(d, f"{prev}.next = SALBnode()")
+            o.line(d, f"{prev} = {prev}.next")
+
+        py_range_loop(o, 1, look, nm["i"], "0", f"{n} - 1", grow)
+        o.line(1, f"{prev}.next = {newf}")
+        o.line(1, f"{node} = {first}")
+        o.line(1, f"{twin} = {newf}")
+
+        def mirror(d):
+            o.line(d, f"if {sn_set(node)}:")
+            o.line(d + 1, f"{dist} = 0")
+            o.line(d + 1, f"{last} = {first}")
+            o.line(d + 1, f"while {last} is not {node}.snadder:")
+            o.line(d + 2, f"{last} = {last}.next")
+            o.line(d + 2, f"{dist} += 1")
+            o.line(d + 1, f"{prev} = {newf}")
+            o.line(d + 1, f"for _ in range({dist}):")
+            o.line(d + 2, f"{prev} = {prev}.next")
+            o.line(d + 1, f"{prev}.snadder = {twin}")
+            o.line(d, f"{node} = {node}.next")
+            o.line(d, f"{twin} = {twin}.next")
+
+        py_range_loop(o, 1, look, nm["i"], "0", n, mirror)
+    o.line(1, f"return {newf}")
+    return o.render()
+
+
 # ------------------------------------------------------------------- copies
 
 
 def disguised(look, level, rng):
     """The look of a copy of `look` at `level`."""
-    c = Look(rng, pick_names(rng, avoid=look.names), look.lang)
+    pools = A48_POOLS if "salb" in look.names else None
+    c = Look(rng, pick_names(rng, avoid=look.names, pools=pools), look.lang)
     # Keep what the level does not change.
     for attr in ("flip", "swap", "order", "loop_while", "std", "alias", "dead", "split", "wrap"):
         setattr(c, attr, getattr(look, attr))
@@ -1035,40 +1398,45 @@ def main():
     args = ap.parse_args()
     wanted = set(args.sets.split(",")) if args.sets else None
     truth = {}
-    for kind in ("mt", "lc"):
-        for lang in ("py", "cpp"):
-            name = f"{'min-throws' if kind == 'mt' else 'leetcode909'}-{lang}"
-            if wanted is not None and name not in wanted:
-                continue
-            rng = random.Random(f"{args.seed}-{name}")
-            folder = os.path.join(args.out, name)
-            os.makedirs(folder, exist_ok=True)
-            render = python if lang == "py" else cpp
-            ext = "py" if lang == "py" else "cpp"
-            seen_text = set()
-            made = []
-            while len(made) < args.originals:
+    for kind, lang in (("mt", "py"), ("mt", "cpp"), ("lc", "py"), ("lc", "cpp"), ("a48", "py")):
+        name = {"mt": "min-throws", "lc": "leetcode909", "a48": "a48"}[kind] + f"-{lang}"
+        if wanted is not None and name not in wanted:
+            continue
+        rng = random.Random(f"{args.seed}-{name}")
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        render = python if lang == "py" else cpp
+        if kind == "a48":
+            render = lambda _kind, st, lk: a48_python(st, lk)  # noqa: E731
+        ext = "py" if lang == "py" else "cpp"
+        seen_text = set()
+        made = []
+        while len(made) < args.originals:
+            if kind == "a48":
+                s = a48_structure(rng)
+                look = Look(rng, pick_names(rng, pools=A48_POOLS), lang)
+            else:
                 s = structure(rng, kind)
                 look = Look(rng, pick_names(rng), lang)
-                text = render(kind, s, look)
-                if text in seen_text:
-                    continue
-                seen_text.add(text)
-                made.append((s, look))
-                with open(os.path.join(folder, f"s{len(made):03d}.{ext}"), "w") as f:
-                    f.write(text)
-            copies = {}
-            chosen = rng.sample(range(len(made)), 3 * args.copies)
-            for i, idx in enumerate(chosen):
-                level = ["light", "medium", "heavy"][i // args.copies]
-                s, look = made[idx]
-                c = disguised(look, level, rng)
-                text = render(kind, s, c)
-                cname = f"c{i + 1:03d}"
-                with open(os.path.join(folder, f"{cname}.{ext}"), "w") as f:
-                    f.write(text)
-                copies[cname] = [f"s{idx + 1:03d}", level]
-            truth[name] = copies
+            text = render(kind, s, look)
+            if text in seen_text:
+                continue
+            seen_text.add(text)
+            made.append((s, look))
+            with open(os.path.join(folder, f"s{len(made):03d}.{ext}"), "w") as f:
+                f.write(text)
+        copies = {}
+        chosen = rng.sample(range(len(made)), 3 * args.copies)
+        for i, idx in enumerate(chosen):
+            level = ["light", "medium", "heavy"][i // args.copies]
+            s, look = made[idx]
+            c = disguised(look, level, rng)
+            text = render(kind, s, c)
+            cname = f"c{i + 1:03d}"
+            with open(os.path.join(folder, f"{cname}.{ext}"), "w") as f:
+                f.write(text)
+            copies[cname] = [f"s{idx + 1:03d}", level]
+        truth[name] = copies
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump(truth, f, indent=1, sort_keys=True)
     print(f"wrote {args.out}: {len(truth)} sets")

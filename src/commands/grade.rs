@@ -35,6 +35,7 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     refuse_outputs_in_submissions(&args, &subs)?;
     let outputs = Outputs::open(&args, format, subs.len())?;
     let languages = languages_of(subs.iter().filter_map(|s| s.file.clone()));
+    let assignment = plan.assignment;
     let engine = engine_for(plan, &args.cases, &args.run, &languages)?;
     let untested = Untested::of(&engine, &args.cases);
     let warnings = run_warnings(&engine, &args.cases, &untested, found_warnings);
@@ -54,7 +55,11 @@ pub(crate) fn grade(args: GradeArgs) -> anyhow::Result<u8> {
     report.settings = Some(settings_of(&engine, &args.run)?);
     untested.leave_out(&mut report);
     report.warnings = warnings;
-    outputs.write(&report, &args)
+    let similarity = (format == report::Format::Html
+        && args.similarity == crate::cli::Similarity::On)
+        .then(|| super::similar::of_graded(&args.submissions, &subs, assignment, jobs))
+        .flatten();
+    outputs.write(&report, &args, similarity.as_ref())
 }
 
 /// What the arguments ask for before any submission is read: the
@@ -222,7 +227,12 @@ impl Outputs {
 
     /// The feedback files, `report.json` and the report in the format
     /// asked for; the exit code.
-    fn write(self, report: &Report, args: &GradeArgs) -> anyhow::Result<u8> {
+    fn write(
+        self,
+        report: &Report,
+        args: &GradeArgs,
+        similarity: Option<&report::similarity::Similarity>,
+    ) -> anyhow::Result<u8> {
         let all_full = report.students.iter().all(StudentReport::full_marks);
         if let Some(dir) = &args.feedback {
             let seed = feedback::Seed::for_audience(report.seed, args.public_seed);
@@ -260,13 +270,19 @@ impl Outputs {
             report::csv::CsvLayout::default(),
         )?)?;
         let width = self.output.width();
-        self.output.write(&rendered(
-            report,
-            self.format,
-            args.csv_layout,
-            self.roster.as_ref(),
-            width,
-        )?)?;
+        let bytes = match similarity {
+            Some(s) if self.format == report::Format::Html => {
+                report::html::render_with(report, Some(s)).into_bytes()
+            }
+            _ => rendered(
+                report,
+                self.format,
+                args.csv_layout,
+                self.roster.as_ref(),
+                width,
+            )?,
+        };
+        self.output.write(&bytes)?;
         Ok(exit_code(all_full || self.format.exits_zero()))
     }
 }

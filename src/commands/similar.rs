@@ -72,10 +72,13 @@ pub(crate) fn similar(args: SimilarArgs) -> anyhow::Result<u8> {
     }
     let report = report_of(
         &analysis,
-        &args,
+        &Listing {
+            threshold: args.threshold,
+            min_score: args.min_score,
+            top: args.top,
+        },
         &assignments,
-        students,
-        archive_files,
+        (students, archive_files),
         notes,
     );
     let bytes = match format {
@@ -400,14 +403,75 @@ fn parse_notes(a: &Analysis) -> Vec<String> {
     out
 }
 
+/// What a report lists: `--threshold` (else the cohort's), `--min-score`
+/// and `--top`.
+struct Listing {
+    threshold: Option<f64>,
+    min_score: f64,
+    top: usize,
+}
+
+/// The similarity section of `grade`'s HTML report: the graded files of
+/// `subs` (one a student; those with none, or none that can be read, are
+/// left out) compared as `salgrade similar` compares a cohort, the
+/// threshold from the cohort. `None` for fewer than two students with a
+/// file.
+pub(crate) fn of_graded(
+    root: &Path,
+    subs: &[Submission],
+    assignment: &'static dyn Assignment,
+    threads: usize,
+) -> Option<Similarity> {
+    let mut notes = Vec::new();
+    let mut sources = Vec::new();
+    for sub in subs {
+        let Some(path) = &sub.file else { continue };
+        let Some(text) = read_source(path, &mut notes) else {
+            continue;
+        };
+        let shown = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let Some(language) = Language::of_file(&shown) else {
+            continue;
+        };
+        sources.push(Source {
+            owner: sub.student.clone(),
+            archive: false,
+            shown: crate::shown::one_line(&shown).into_owned(),
+            language,
+            text,
+        });
+    }
+    let students = sources.len();
+    if students < 2 {
+        return None;
+    }
+    let assignments = [assignment];
+    let analysis = similar::analyse(sources, &course(&assignments), threads);
+    notes.extend(parse_notes(&analysis));
+    Some(report_of(
+        &analysis,
+        &Listing {
+            threshold: None,
+            min_score: 0.2,
+            top: 10,
+        },
+        &assignments,
+        (students, 0),
+        notes,
+    ))
+}
+
 /// The report: every pair at or above `--min-score`, ranked, the
 /// threshold chosen, the flagged pairs with their fragments side by side.
 fn report_of(
     a: &Analysis,
-    args: &SimilarArgs,
+    args: &Listing,
     assignments: &[&'static dyn Assignment],
-    students: usize,
-    archive_files: usize,
+    (students, archive_files): (usize, usize),
     notes: Vec<String>,
 ) -> Similarity {
     // Each student's best score against another student.

@@ -48,6 +48,22 @@ const PY_DISGUISED: &[(&str, &str)] = &[
         "from collections import deque\n\ndef land(jumps, to):\n  return to if jumps[to] == -1 else jumps[to]\n\ndef expand(at, end, jumps, cost, q):\n  for to in range(at + 1, min(at + 6, end) + 1):\n    real = land(jumps, to)\n    if cost[real] == -1:\n      cost[real] = cost[at] + 1\n      q.append(real)\n    else:\n      continue\n\ndef get_min_dice_throws(jumps, size):\n  end = size - 1\n  cost = [-1] * size\n  cost[0] = 0\n  q = deque([0])\n  while q:\n    at = q.popleft()\n    if at == end:\n      return cost[at]\n    expand(at, end, jumps, cost, q)\n  return -1\n",
     ),
     (
+        "for as while, the counter stepped first and the bound shifted",
+        "from collections import deque\n\ndef get_min_dice_throws(jumps, size):\n  end = size - 1\n  cost = [-1] * size\n  cost[0] = 0\n  q = deque([0])\n  while q:\n    at = q.popleft()\n    if at == end:\n      return cost[at]\n    to = at\n    while to < min(at + 6, end):\n      to += 1\n      real = to if jumps[to] == -1 else jumps[to]\n      if cost[real] == -1:\n        cost[real] = cost[at] + 1\n        q.append(real)\n      else:\n        continue\n  return -1\n",
+    ),
+    (
+        "for as while, the counter copied then stepped at the top",
+        "from collections import deque\n\ndef get_min_dice_throws(jumps, size):\n  end = size - 1\n  cost = [-1] * size\n  cost[0] = 0\n  q = deque([0])\n  while q:\n    at = q.popleft()\n    if at == end:\n      return cost[at]\n    k = at + 1\n    while k <= min(at + 6, end):\n      to = k\n      k += 1\n      real = to if jumps[to] == -1 else jumps[to]\n      if cost[real] == -1:\n        cost[real] = cost[at] + 1\n        q.append(real)\n      else:\n        continue\n  return -1\n",
+    ),
+    (
+        "the search split out, its answer returned through a temporary",
+        "from collections import deque\n\ndef search(jumps, size):\n  end = size - 1\n  cost = [-1] * size\n  cost[0] = 0\n  q = deque([0])\n  while q:\n    at = q.popleft()\n    if at == end:\n      return cost[at]\n    for to in range(at + 1, min(at + 6, end) + 1):\n      real = to if jumps[to] == -1 else jumps[to]\n      if cost[real] == -1:\n        cost[real] = cost[at] + 1\n        q.append(real)\n      else:\n        continue\n  return -1\n\ndef get_min_dice_throws(jumps, size):\n  answer = search(jumps, size)\n  return answer\n",
+    ),
+    (
+        "the current value held in a variable",
+        "from collections import deque\n\ndef get_min_dice_throws(jumps, size):\n  end = size - 1\n  cost = [-1] * size\n  cost[0] = 0\n  q = deque([0])\n  while q:\n    at = q.popleft()\n    here = cost[at]\n    if at == end:\n      return here\n    for to in range(at + 1, min(at + 6, end) + 1):\n      real = to if jumps[to] == -1 else jumps[to]\n      if cost[real] == -1:\n        cost[real] = here + 1\n        q.append(real)\n      else:\n        continue\n  return -1\n",
+    ),
+    (
         "a wrapping class",
         "import collections\n\nclass Searcher:\n  def __init__(self, jumps, size):\n    self.jumps = jumps\n    self.size = size\n\n  def run(self):\n    end = self.size - 1\n    cost = [-1] * self.size\n    cost[0] = 0\n    q = collections.deque([0])\n    while q:\n      at = q.popleft()\n      if at == end:\n        return cost[at]\n      for to in range(at + 1, min(at + 6, end) + 1):\n        real = to if self.jumps[to] == -1 else self.jumps[to]\n        if cost[real] == -1:\n          cost[real] = cost[at] + 1\n          q.append(real)\n        else:\n          continue\n    return -1\n\ndef get_min_dice_throws(jumps, size):\n  return Searcher(jumps, size).run()\n",
     ),
@@ -77,6 +93,10 @@ const CPP_DISGUISED: &[(&str, &str)] = &[
     (
         "for as while, comparisons flipped",
         "#include <queue>\n#include <vector>\nint get_min_dice_throws(int jumps[], int size)\n{\n  std::vector<int> d(size, -1);\n  std::queue<int> q;\n  d[0] = 0;\n  q.push(0);\n  while (!q.empty())\n  {\n    int at = q.front();\n    q.pop();\n    if (size - 1 == at) return d[at];\n    int r = 1;\n    while (6 >= r)\n    {\n      int to = at + r;\n      if (size - 1 < to) break;\n      int real = -1 == jumps[to] ? to : jumps[to];\n      if (-1 == d[real])\n      {\n        d[real] = d[at] + 1;\n        q.push(real);\n      }\n      ++r;\n    }\n  }\n  return -1;\n}\n",
+    ),
+    (
+        "for as while, the counter stepped first and the bound shifted",
+        "#include <queue>\n#include <vector>\nint get_min_dice_throws(int jumps[], int size)\n{\n  std::vector<int> d(size, -1);\n  std::queue<int> q;\n  d[0] = 0;\n  q.push(0);\n  while (!q.empty())\n  {\n    int at = q.front();\n    q.pop();\n    if (at == size - 1) return d[at];\n    int r = 0;\n    while (r < 6)\n    {\n      r++;\n      int to = at + r;\n      if (to > size - 1) break;\n      int real = jumps[to] == -1 ? to : jumps[to];\n      if (d[real] == -1)\n      {\n        d[real] = d[at] + 1;\n        q.push(real);\n      }\n    }\n  }\n  return -1;\n}\n",
     ),
     (
         "dead code, a wrapping struct and a split function",

@@ -301,3 +301,59 @@ fn help_states_every_flag_and_its_default() {
     }
     assert!(help.matches("default").count() >= 6, "{help}");
 }
+
+/// `grade --format html` of a cohort has a "Similar submissions" section
+/// with the copied pair flagged and the threshold said; `--similarity off`
+/// leaves it out, and so does a cohort of one.
+#[test]
+fn grades_html_report_has_a_similarity_section_unless_turned_off() {
+    let t = tempfile::tempdir().unwrap();
+    let subs = t.path().join("subs");
+    cohort(&subs);
+    let grade = |extra: &[&str], folder: &Path, page: &str| {
+        let html = t.path().join(page);
+        let out = crate::salgrade()
+            .args(["grade", "--cases", "1", "--format", "html", "-o"])
+            .arg(&html)
+            .arg("--out-dir")
+            .arg(t.path().join("out"))
+            .args(extra)
+            .arg(folder)
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            stderr_of(&out)
+        );
+        std::fs::read_to_string(&html).unwrap()
+    };
+    let page = grade(&[], &subs, "on.html");
+    let section = page
+        .split_once("<section id=\"similarity\">")
+        .map(|(_, s)| s)
+        .expect("a similarity section");
+    assert!(section.contains("<h2>Similar submissions</h2>"));
+    assert!(section.contains("ann ~ bob"), "{section}");
+    assert!(section.contains("flagged"));
+    assert!(section.contains("threshold 0.60"), "the threshold is said");
+    // The copy's comment is shown, escaped, in the side-by-side view.
+    assert!(section.contains("&lt;/pre&gt;&lt;script&gt;alert(1)"));
+    assert_eq!(page.matches("<script").count(), 1, "only salgrade's script");
+    assert!(page.contains("href=\"#similarity\""));
+
+    let off = grade(&["--similarity", "off"], &subs, "off.html");
+    assert!(!off.contains("id=\"similarity\""));
+    assert!(
+        off.contains("id=\"students\""),
+        "the rest of the page is there"
+    );
+
+    let alone = t.path().join("alone");
+    write(&alone.join("ann/min_throws.py"), ORIGINAL);
+    let one = grade(&[], &alone, "one.html");
+    assert!(
+        !one.contains("id=\"similarity\""),
+        "a cohort of one has no pairs"
+    );
+}

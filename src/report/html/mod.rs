@@ -96,6 +96,15 @@ document.querySelectorAll("table.sortable").forEach(function(t){
 
 /// The page for `report`.
 pub(crate) fn render(report: &Report) -> String {
+    render_with(report, None)
+}
+
+/// The page for `report`, with a cohort's "Similar submissions" section
+/// (`grade --similarity on`) when one is given.
+pub(crate) fn render_with(
+    report: &Report,
+    similar: Option<&crate::report::similarity::Similarity>,
+) -> String {
     let nonce = crate::fingerprint::fingerprint(&[
         report.assignment.as_bytes(),
         &report.students.len().to_le_bytes(),
@@ -121,8 +130,13 @@ pub(crate) fn render(report: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'\">\n\
-         <title>salgrade: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>",
-        esc(&title)
+         <title>salgrade: {}</title>\n<style>{STYLE}{}</style>\n</head>\n<body>",
+        esc(&title),
+        if similar.is_some() {
+            similarity::EXTRA_STYLE
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         out,
@@ -137,8 +151,12 @@ pub(crate) fn render(report: &Report) -> String {
         esc(&report.salgrade_version),
         esc(&report.sandbox)
     );
+    let similar = similar.filter(|_| cohort);
     if cohort {
-        cohort_part(&mut out, report);
+        cohort_part(&mut out, report, similar.is_some());
+    }
+    if let Some(s) = similar {
+        similarity::section(&mut out, s);
     }
     out.push_str("<h2 id=\"students\">Students</h2>\n");
     for (i, s) in report.students.iter().enumerate() {
@@ -163,14 +181,19 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn cohort_part(out: &mut String, report: &Report) {
+fn cohort_part(out: &mut String, report: &Report, similar: bool) {
     let full = report.students.iter().filter(|s| s.full_marks()).count();
     let zero = report.students.iter().filter(|s| s.score <= 0.0).count();
     let partial = report.students.len() - full - zero;
     let _ = writeln!(
         out,
         "<p>{full} with full marks, {partial} partial, {zero} with zero. \
-         <a href=\"#mistakes\">Common mistakes</a> · <a href=\"#scores\">Scores</a> · <a href=\"#students\">Students</a></p>"
+         <a href=\"#mistakes\">Common mistakes</a> · <a href=\"#scores\">Scores</a>{} · <a href=\"#students\">Students</a></p>",
+        if similar {
+            " · <a href=\"#similarity\">Similar submissions</a>"
+        } else {
+            ""
+        }
     );
     out.push_str("<div class=\"cards\">\n<div class=\"card\"><h3>Scores</h3>\n");
     histogram(out, report);

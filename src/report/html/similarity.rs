@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::{STYLE, esc};
 use crate::report::similarity::{FragmentLines, PairKind, PairRow, Similarity};
 
-const EXTRA_STYLE: &str = r#"
+pub(super) const EXTRA_STYLE: &str = r#"
 .pair{border:1px solid #e3e7ee;border-left:5px solid #e03131;border-radius:6px;padding:.6em 1em;margin:1em 0}
 .sbs{display:grid;grid-template-columns:1fr 1fr;gap:.6em;margin:.4em 0}
 .sbs pre{margin:0;max-height:none;font-size:.85em}
@@ -62,6 +62,13 @@ pub(crate) fn render(report: &Similarity) -> String {
 pub(crate) fn section(out: &mut String, report: &Similarity) {
     out.push_str("<section id=\"similarity\">\n<h2>Similar submissions</h2>\n");
     out.push_str("<p class=\"legend\">A score is the weight of the fingerprints two files share, each weighed by how rare it is in the cohort, over their own weights: what every solution of the problem shares counts little. Names, literals, comments, layout, statement order, loop forms, negated branches, <code>std::</code>, aliases, dead code and split functions are normalised first.</p>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"legend\">{} pair(s) flagged, of {} students; threshold {}.</p>",
+        report.flagged(),
+        report.students,
+        esc(&report.threshold.how)
+    );
     if !report.notes.is_empty() {
         out.push_str("<ul class=\"legend\">\n");
         for n in &report.notes {

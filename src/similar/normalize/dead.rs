@@ -11,7 +11,7 @@ use crate::similar::tree::{Kind, Node};
 
 /// Whether evaluating `n` may have an effect: it calls something other
 /// than a builtin known to have none, or assigns.
-fn has_effect(n: &Node) -> bool {
+pub(super) fn has_effect(n: &Node) -> bool {
     const PURE: &[&str] = &[
         "len",
         "range",

@@ -29,20 +29,24 @@
 //! `ranges.rs`, `dead.rs` and `inline.rs`; this one runs them in order.
 
 mod classes;
+mod counters;
 mod dead;
 mod expressions;
 mod inline;
 mod ranges;
+mod temporaries;
 
 use std::collections::HashSet;
 
 use super::tree::{Node, Tree, text_hash};
 use classes::unwrap_classes;
+use counters::step_at_end;
 use dead::remove_dead;
 pub(crate) use expressions::negated;
 use expressions::{empty_branch, flip_comparison, push_not, self_update};
 use inline::inline_once;
 use ranges::expand_ranges;
+use temporaries::{forward_temporaries, propagate_values};
 
 /// Rounds of inlining: a function split in three is inlined in two.
 const INLINE_ROUNDS: usize = 3;
@@ -58,13 +62,17 @@ pub(crate) fn normalize(tree: &mut Tree, entry: &HashSet<u64>) {
         self_update(n);
     });
     expand_ranges(&mut tree.root);
+    step_at_end(&mut tree.root);
     for _ in 0..INLINE_ROUNDS {
         remove_dead(&mut tree.root, &tree.locals, entry);
+        forward_temporaries(&mut tree.root);
         if !inline_once(&mut tree.root, entry) {
             break;
         }
     }
     remove_dead(&mut tree.root, &tree.locals, entry);
+    propagate_values(&mut tree.root);
+    forward_temporaries(&mut tree.root);
     rewrite(&mut tree.root, &mut |n| {
         flip_comparison(n);
         push_not(n);
@@ -138,6 +146,76 @@ mod tests {
         );
         let plain = norm("def solve(n):\n    return [n] * 2\n", Language::Python);
         assert_eq!(shape(&wrapped.root), shape(&plain.root));
+    }
+
+    #[test]
+    fn a_run_of_literals_is_a_range() {
+        let listed = norm(
+            "def solve(c):\n    for k in (1, 2, 3, 4, 5, 6):\n        print(c + k)\n",
+            Language::Python,
+        );
+        let ranged = norm(
+            "def solve(c):\n    for k in range(1, 7):\n        print(c + k)\n",
+            Language::Python,
+        );
+        assert_eq!(shape(&listed.root), shape(&ranged.root));
+        let gaps = norm(
+            "def solve(c):\n    for k in (1, 2, 4):\n        print(c + k)\n",
+            Language::Python,
+        );
+        assert_ne!(shape(&gaps.root), shape(&ranged.root));
+    }
+
+    #[test]
+    fn a_counter_stepped_first_is_stepped_last() {
+        let first = norm(
+            "def solve(c):\n    k = 0\n    while k < 6:\n        k += 1\n        print(c + k)\n",
+            Language::Python,
+        );
+        let last = norm(
+            "def solve(c):\n    k = 1\n    while k <= 6:\n        print(c + k)\n        k += 1\n",
+            Language::Python,
+        );
+        assert_eq!(shape(&first.root), shape(&last.root));
+        // Read before and after the step: the reads after are of `k + 1`.
+        let both = norm(
+            "def solve(c):\n    k = 0\n    while k < 6:\n        print(k)\n        k += 1\n        print(c + k)\n",
+            Language::Python,
+        );
+        let moved = norm(
+            "def solve(c):\n    k = 0\n    while k < 6:\n        print(k)\n        print(c + (k + 1))\n        k += 1\n",
+            Language::Python,
+        );
+        assert_eq!(shape(&both.root), shape(&moved.root));
+    }
+
+    #[test]
+    fn temporaries_and_aliases_are_their_values() {
+        let through = norm(
+            "def solve(d, c, y):\n    t = d[c]\n    d[y] = t + 1\n    r = f(d)\n    return r\n",
+            Language::Python,
+        );
+        let direct = norm(
+            "def solve(d, c, y):\n    d[y] = d[c] + 1\n    return f(d)\n",
+            Language::Python,
+        );
+        assert_eq!(shape(&through.root), shape(&direct.root));
+        // A variable assigned twice is a variable, not an alias.
+        let twice = norm(
+            "def solve(d, c, y):\n    t = d[c]\n    if y:\n        t = y\n    d[y] = t + 1\n    return f(d)\n",
+            Language::Python,
+        );
+        assert_ne!(shape(&twice.root), shape(&direct.root));
+        // Its value's names reassigned before it is read: kept.
+        let moved = norm(
+            "def solve(d, c, y):\n    t = d[c]\n    c = y\n    d[c] = t + 1\n    return f(d)\n",
+            Language::Python,
+        );
+        let moved_direct = norm(
+            "def solve(d, c, y):\n    c = y\n    d[c] = d[c] + 1\n    return f(d)\n",
+            Language::Python,
+        );
+        assert_ne!(shape(&moved.root), shape(&moved_direct.root));
     }
 
     /// The tree's kinds and labels, without positions.

@@ -10,6 +10,7 @@ pub(super) fn expand_ranges(n: &mut Node) {
     for c in &mut n.children {
         expand_ranges(c);
     }
+    literal_run_as_range(n);
     if !matches!(n.kind, Kind::Module | Kind::Block) {
         return;
     }
@@ -91,4 +92,45 @@ fn range_as_while(mut f: Node) -> Vec<Node> {
         Node::new(Kind::Assign, 0, vec![target, start], s, s),
         Node::new(Kind::While, 0, vec![test, body], s, e),
     ]
+}
+
+/// `for k in (1, 2, 3, 4, 5, 6)` (a tuple, list or braced list of
+/// consecutive whole numbers, ascending) is `for k in range(1, 7)`.
+fn literal_run_as_range(n: &mut Node) {
+    if n.kind != Kind::ForEach || n.children.len() != 3 {
+        return;
+    }
+    let items = &n.children[1];
+    if !matches!(items.kind, Kind::Other(_)) || items.children.len() < 2 {
+        return;
+    }
+    let value = |x: &Node| {
+        (x.kind == Kind::Num)
+            .then(|| (0..=64u32).find(|v| x.label == h(&v.to_string())))
+            .flatten()
+    };
+    let Some(values) = items
+        .children
+        .iter()
+        .map(value)
+        .collect::<Option<Vec<u32>>>()
+    else {
+        return;
+    };
+    if !values.windows(2).all(|w| w[1] == w[0] + 1) {
+        return;
+    }
+    let (s, e) = (items.start, items.end);
+    let num = |v: u32| Node::new(Kind::Num, h(&v.to_string()), vec![], s, e);
+    n.children[1] = Node::new(
+        Kind::Call,
+        0,
+        vec![
+            Node::new(Kind::Name, h("range"), vec![], s, e),
+            num(values[0]),
+            num(values[values.len() - 1] + 1),
+        ],
+        s,
+        e,
+    );
 }
