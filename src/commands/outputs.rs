@@ -458,6 +458,47 @@ pub(super) fn student_source(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// Warns when the feedback folder holds feedback files this run did not
+/// write (an earlier run's students, since renamed or gone; another
+/// shard's): they are left alone, but handing the folder out as it is
+/// would send them too.
+pub(super) fn warn_of_other_feedback(
+    dir: &Path,
+    written: &std::collections::BTreeSet<String>,
+    sharded: bool,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut others: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md") && n != "feedback.md" && !written.contains(n))
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    others.sort();
+    let shown: Vec<&String> = others.iter().take(5).collect();
+    eprintln!(
+        "warning: the feedback folder `{}` also holds {} feedback file(s) this run did not write ({}{}), {}; they were left as they are: remove them before handing the folder out",
+        dir.display(),
+        others.len(),
+        crate::words::code_list(&shown),
+        if others.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        },
+        if sharded {
+            "another shard's or an earlier run's"
+        } else {
+            "from an earlier run"
+        }
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,17 +153,7 @@ fn propagate_in(
     }
     let mut j = 0;
     while j < n.children.len() {
-        let stmt = &n.children[j];
-        let candidate = match stmt.kind {
-            Kind::Assign if stmt.children.len() == 2 && stmt.children[0].kind == Kind::Name => {
-                Some((stmt.children[0].label, &stmt.children[1]))
-            }
-            Kind::Decl if stmt.children.len() == 3 && stmt.children[1].kind == Kind::Name => {
-                Some((stmt.children[1].label, &stmt.children[2]))
-            }
-            _ => None,
-        };
-        let Some((x, value)) = candidate else {
+        let Some((x, value)) = assignment_of(&n.children[j]) else {
             j += 1;
             continue;
         };
@@ -174,65 +164,85 @@ fn propagate_in(
             continue;
         }
         let rest = &n.children[j + 1..(j + 1 + WINDOW).min(n.children.len())];
-        let value_names: Vec<u64> = {
-            let mut v = Vec::new();
-            value.visit(&mut |m| {
-                if m.kind == Kind::Name {
-                    v.push(m.label);
-                }
-            });
-            v
-        };
+        let value_names = names_in(value);
         let pure = matches!(value.kind, Kind::Name | Kind::Index)
             && !has_effect(value)
             && size(value) <= MAX_PROPAGATED
             && !value_names.contains(&x);
-        // Every other mention of `x` is a read within the window; up to the
-        // last statement that reads it, nothing writes what the value
-        // names (a counter stepped at the end of a loop's body may).
-        let mut reads = 0;
-        let mut last_read = None;
-        if pure {
-            for (k, s) in rest.iter().enumerate() {
-                let here = count_names(s, x);
-                if here > 0 {
-                    reads += here;
-                    last_read = Some(k);
-                }
-                if reads + 1 >= mentions {
-                    break;
-                }
-            }
-        }
-        let ok = pure
-            && reads + 1 == mentions
-            && last_read.is_some_and(|last| {
-                !rest[..=last].iter().any(|s| {
-                    let mut writes = false;
-                    s.visit(&mut |m| {
-                        if target_name(m).is_some_and(|t| value_names.contains(&t)) {
-                            writes = true;
-                        }
-                    });
-                    writes
-                })
-            });
-        if ok {
-            let value = value.clone();
-            // The value's names are now named once a read.
-            for name in &value_names {
-                *named.entry(*name).or_default() += reads - 1;
-            }
-            named.insert(x, 0);
-            n.children.remove(j);
-            for s in &mut n.children[j..] {
-                replace_all(s, x, &value);
-            }
-            *changed = true;
+        let Some(reads) = pure
+            .then(|| only_reads(rest, x, mentions, &value_names))
+            .flatten()
+        else {
+            j += 1;
             continue;
+        };
+        let value = value.clone();
+        // The value's names are now named once a read.
+        for name in &value_names {
+            *named.entry(*name).or_default() += reads - 1;
         }
-        j += 1;
+        named.insert(x, 0);
+        n.children.remove(j);
+        for s in &mut n.children[j..] {
+            replace_all(s, x, &value);
+        }
+        *changed = true;
     }
+}
+
+/// The name a statement assigns and the value it gives it, when it is a
+/// plain `x = value` (or a declaration with one).
+fn assignment_of(stmt: &Node) -> Option<(u64, &Node)> {
+    match stmt.kind {
+        Kind::Assign if stmt.children.len() == 2 && stmt.children[0].kind == Kind::Name => {
+            Some((stmt.children[0].label, &stmt.children[1]))
+        }
+        Kind::Decl if stmt.children.len() == 3 && stmt.children[1].kind == Kind::Name => {
+            Some((stmt.children[1].label, &stmt.children[2]))
+        }
+        _ => None,
+    }
+}
+
+/// The plain names `value` holds, in order.
+fn names_in(value: &Node) -> Vec<u64> {
+    let mut v = Vec::new();
+    value.visit(&mut |m| {
+        if m.kind == Kind::Name {
+            v.push(m.label);
+        }
+    });
+    v
+}
+
+/// How many reads of `x` the statements `rest` hold, when they are every
+/// other of its `mentions` and, up to the last statement that reads it,
+/// nothing writes what the value names (a counter stepped at the end of a
+/// loop's body may); `None` otherwise.
+fn only_reads(rest: &[Node], x: u64, mentions: usize, value_names: &[u64]) -> Option<usize> {
+    let mut reads = 0;
+    let mut last_read = None;
+    for (k, s) in rest.iter().enumerate() {
+        let here = count_names(s, x);
+        if here > 0 {
+            reads += here;
+            last_read = Some(k);
+        }
+        if reads + 1 >= mentions {
+            break;
+        }
+    }
+    let last = last_read?;
+    let written = rest[..=last].iter().any(|s| {
+        let mut writes = false;
+        s.visit(&mut |m| {
+            if target_name(m).is_some_and(|t| value_names.contains(&t)) {
+                writes = true;
+            }
+        });
+        writes
+    });
+    (reads + 1 == mentions && !written).then_some(reads)
 }
 
 /// How many times `n` reads the plain name `x` (an attribute `o.x` is not
