@@ -90,7 +90,14 @@ pub(crate) fn judge_all(
         .map(|(case, outcome)| {
             let verdict = judge::judge(assignment, case, outcome);
             let (wall_ms, cpu_ms) = match outcome {
-                RawOutcome::Answered { reply, wall_ms, .. } => (Some(*wall_ms), reply.cpu_ms),
+                // salgrade's own clock, as the deadline counts (every
+                // thread and child of the session), never the student's
+                // process's account of itself.
+                RawOutcome::Answered {
+                    wall_ms,
+                    process_cpu_us,
+                    ..
+                } => (Some(*wall_ms), process_cpu_us.map(|us| us as f64 / 1000.0)),
                 _ => (None, None),
             };
             CaseResult {
