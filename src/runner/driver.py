@@ -177,7 +177,7 @@ def watched_state(namespaces, course):
     course's classes found in them, every function found in all of these
     and the functions' closure cells; and, of each, the state then. The
     objects themselves are held, so that no id can be reused."""
-    from itertools import repeat
+    from itertools import chain, repeat
     from operator import attrgetter, methodcaller
     spaces, names, classes, class_names, functions, cells = [], [], [], [], [], []
     for label, space in namespaces:
@@ -206,11 +206,16 @@ def watched_state(namespaces, course):
              tuple(map(attrgetter("__kwdefaults__"), functions)),
              tuple(map(attrgetter("cell_contents"), cells))))
     # A plain tuple: nothing the student's import can reach could change it.
+    # The ids are for `what_changed`; the loop compares the objects held,
+    # one by one, by identity (`is not`, in C: no object's own `__eq__`
+    # is ever asked), in flat tuples, each space's length apart.
+    flat = chain.from_iterable
     return (spaces, tuple(names), classes, tuple(class_names), functions, cells, held,
             tuple(map(tuple, spaces)), tuple(map(tuple, map(map, repeat(id), held[0]))),
             tuple(map(tuple, classes)), tuple(map(len, classes)),
             tuple(map(tuple, map(map, repeat(id), held[1]))),
-            tuple(map(tuple, map(map, repeat(id), held[2]))))
+            tuple(map(len, spaces)), tuple(flat(held[0])), tuple(flat(held[1])),
+            tuple(flat(held[2])))
 
 
 FUNCTION = type(watched_state)
@@ -263,10 +268,11 @@ def serve(reader, out_fd, adapter, module, watched):
     twice, after the student's call (before the input is checked) and
     before the answer is sent, as the same lines: a function here would be
     one more thing to replace."""
-    from itertools import repeat
+    from itertools import chain, repeat
     from json.decoder import JSONDecoder
     from json.encoder import c_make_encoder, encode_basestring
-    from operator import attrgetter, methodcaller
+    from operator import attrgetter, is_not, methodcaller
+    flat = chain.from_iterable
     readline = reader.readline
     scan = JSONDecoder().scan_once
     encode = c_make_encoder(None, None, encode_basestring, None, ":", ",", False, False, False)
@@ -274,11 +280,12 @@ def serve(reader, out_fd, adapter, module, watched):
     find, prepare = adapter.find, adapter.prepare
     changed_fn, describe = adapter.changed, adapter.describe
     the_raised, student_streams, explain = raised, flush_student_streams, what_changed
-    type_, dict_, tuple_, map_, id_, len_, round_, str_ = (type, dict, tuple, map, id, len,
-                                                          round, str)
+    type_, dict_, tuple_, map_, len_, round_, str_, any_ = (type, dict, tuple, map, len, round,
+                                                           str, any)
     get = dict.get
     (spaces, names, classes, class_names, functions, cells, held, keys_before, ids_before,
-     class_keys, class_lens, class_ids, inner_before) = watched
+     class_keys, class_lens, class_ids, lens_before, values_before, class_before,
+     inner_before) = watched
     values = methodcaller("values")
     codes, defaults = attrgetter("__code__"), attrgetter("__defaults__")
     kwdefaults, contents = attrgetter("__kwdefaults__"), attrgetter("cell_contents")
@@ -313,15 +320,14 @@ def serve(reader, out_fd, adapter, module, watched):
                 # The comparison (the same lines as below).
                 if tampered is None:
                     if (tuple_(map_(tuple_, spaces)) != keys_before
-                            or tuple_(map_(tuple_, map_(map_, repeat(id_), map_(values, spaces))))
-                            != ids_before
-                            or tuple_(map_(tuple_, map_(map_, repeat(id_), map_(
-                                map_, class_gets, class_keys, repeat(repeat(absent))))))
-                            != class_ids
-                            or tuple_(map_(tuple_, map_(map_, repeat(id_), (
-                                tuple_(map_(codes, functions)), tuple_(map_(defaults, functions)),
-                                tuple_(map_(kwdefaults, functions)),
-                                tuple_(map_(contents, cells)))))) != inner_before):
+                            or tuple_(map_(len_, spaces)) != lens_before
+                            or any_(map_(is_not, flat(map_(values, spaces)), values_before))
+                            or any_(map_(is_not, flat(map_(map_, class_gets, class_keys,
+                                                           repeat(repeat(absent)))), class_before))
+                            or any_(map_(is_not, chain(map_(codes, functions),
+                                                       map_(defaults, functions),
+                                                       map_(kwdefaults, functions),
+                                                       map_(contents, cells)), inner_before))):
                         tampered = explain(names, spaces, keys_before, ids_before, class_names,
                                            classes, class_keys, class_ids) or replaced
                     elif tuple_(map_(len_, classes)) != class_lens:
@@ -342,15 +348,13 @@ def serve(reader, out_fd, adapter, module, watched):
         # The comparison (the same lines as above).
         if tampered is None:
             if (tuple_(map_(tuple_, spaces)) != keys_before
-                    or tuple_(map_(tuple_, map_(map_, repeat(id_), map_(values, spaces))))
-                    != ids_before
-                    or tuple_(map_(tuple_, map_(map_, repeat(id_), map_(
-                        map_, class_gets, class_keys, repeat(repeat(absent))))))
-                    != class_ids
-                    or tuple_(map_(tuple_, map_(map_, repeat(id_), (
-                        tuple_(map_(codes, functions)), tuple_(map_(defaults, functions)),
-                        tuple_(map_(kwdefaults, functions)),
-                        tuple_(map_(contents, cells)))))) != inner_before):
+                    or tuple_(map_(len_, spaces)) != lens_before
+                    or any_(map_(is_not, flat(map_(values, spaces)), values_before))
+                    or any_(map_(is_not, flat(map_(map_, class_gets, class_keys,
+                                                   repeat(repeat(absent)))), class_before))
+                    or any_(map_(is_not, chain(map_(codes, functions), map_(defaults, functions),
+                                               map_(kwdefaults, functions),
+                                               map_(contents, cells)), inner_before))):
                 tampered = explain(names, spaces, keys_before, ids_before, class_names,
                                    classes, class_keys, class_ids) or replaced
             elif tuple_(map_(len_, classes)) != class_lens:

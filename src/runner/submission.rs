@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::budget::{Spending, Tokens};
 use super::capture::Captured;
-use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, launch};
+use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, SpareBooter, launch};
 use super::lint::{self, LintAsk};
 use super::protocol::{LintRun, Message, Request};
 use super::sandbox::SandboxKind;
@@ -52,8 +52,9 @@ pub(crate) struct SubmissionRunner<'a> {
     /// A session booting while the current one runs a case, once the
     /// submission is known to time out: the next restart finds it ready
     /// (only in salgrade's namespaces, where one session's end leaves
-    /// the slot's other processes alone).
-    spare: Option<Session>,
+    /// the slot's other processes alone). It is started by a thread of its
+    /// own, so the case on the clock is never held up by the spawn.
+    spare: Option<SpareBooter>,
     /// What the submission's processes have used of its budget.
     budget: Spending,
     /// The opaque names of requests.
@@ -325,15 +326,18 @@ impl<'a> SubmissionRunner<'a> {
     fn boot_spare(&mut self) {
         if self.failed
             && self.cfg.spare
-            && self.spare.is_none()
             && self.cfg.sandbox == SandboxKind::Namespaces
+            && !self.spare.as_ref().is_some_and(SpareBooter::pending)
         {
             // A spare that cannot start (the running session fills the
             // slot, or anything else) is simply not there: the next start
             // is an ordinary one, which says what is wrong if something is.
-            self.spare = launch(self.cfg, &self.prepared, self.slot, None, true)
-                .ok()
-                .flatten();
+            if self.spare.is_none() {
+                self.spare = SpareBooter::new(self.cfg, &self.prepared, self.slot);
+            }
+            if let Some(booter) = self.spare.as_mut() {
+                booter.boot();
+            }
         }
     }
 
@@ -391,7 +395,7 @@ impl<'a> SubmissionRunner<'a> {
 
     fn start(&mut self) -> Result<Result<Ready, ImportProblem>, SessionError> {
         let lint = self.lint.take();
-        let booted = match self.spare.take() {
+        let booted = match self.take_spare() {
             Some(spare) => Some(spare),
             None => match launch(self.cfg, &self.prepared, self.slot, lint.as_deref(), false) {
                 Ok(booted) => booted,
@@ -440,10 +444,15 @@ impl<'a> SubmissionRunner<'a> {
     /// Ends the current session and any spare.
     fn end_all(&mut self) {
         self.end_session();
-        if let Some(mut spare) = self.spare.take() {
+        if let Some(mut spare) = self.take_spare() {
             spare.end();
             self.budget.charge(&spare);
         }
+    }
+
+    /// The spare, once its thread has started it (or failed to).
+    fn take_spare(&mut self) -> Option<Session> {
+        self.spare.as_mut()?.take()
     }
 
     fn collect_output(&mut self, session: &Session) {

@@ -242,6 +242,9 @@ pub(crate) struct Session {
     /// (bubblewrap's PID 1, or init), which come back to salgrade to be
     /// reaped when the child is killed first.
     inner: Vec<i32>,
+    /// Pidfds of `inner`, opened while they were surely alive: the end of
+    /// the session waits on them instead of polling.
+    inner_exits: Vec<std::os::fd::OwnedFd>,
     /// The rule check's answer, when the driver was asked to lint first.
     pub linted: Option<super::protocol::LintRun>,
     /// The session folder, removed when the session is dropped.

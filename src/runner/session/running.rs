@@ -31,6 +31,9 @@ const ANSWER_SLACK: usize = 1024 * 1024;
 /// list is described square by square, in fewer bytes than the request
 /// gives them.
 const ANSWER_PER_BYTE: usize = 16;
+/// How long the end of a session waits for the sandbox's own processes to
+/// exit (as long as the reaps after it wait).
+const REAP_PATIENCE: Duration = Duration::from_millis(200);
 /// How long a driver that closed its channel gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -90,6 +93,8 @@ impl Session {
                     };
                     if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
                         session.cpu.get_or_insert(clock);
+                        session.inner_exits =
+                            inner.iter().filter_map(|&p| unix::pidfd(p)).collect();
                         session.inner = inner;
                     }
                     Started::Ready { functions }
@@ -334,6 +339,10 @@ impl Session {
             unix::kill_all_of(uid);
         }
         let _ = self.child.wait();
+        // The sandbox's PID 1 exits once everything in its namespace has:
+        // woken at that moment, the reaps below find it at once (they
+        // poll every few milliseconds).
+        unix::await_exits(&self.inner_exits, REAP_PATIENCE);
         self.group.reap();
         if let Some(uid) = self.sweep_uid {
             unix::reap_orphans(unix::Orphans::OfUid(uid));

@@ -128,6 +128,7 @@ impl Session {
             finished: false,
             spawned: Instant::now(),
             inner: Vec::new(),
+            inner_exits: Vec::new(),
             linted: None,
             dir,
         })

@@ -306,6 +306,40 @@ pub(crate) fn reap_pids(pids: &[i32]) {
     }
 }
 
+/// A descriptor that stands for the process `pid` (a pidfd, close-on-exec),
+/// which becomes readable once that process has exited, and never comes to
+/// mean another process that is given the same pid; `None` where the
+/// kernel has none (before Linux 5.3) or the process is gone.
+pub(crate) fn pidfd(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and a flags word, reads no memory of
+    // ours, and returns a new descriptor or -1.
+    let fd = unsafe { nix::libc::syscall(nix::libc::SYS_pidfd_open, pid, 0) };
+    let fd = RawFd::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: the kernel just returned this descriptor; nothing else owns it.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Waits until the processes behind `pidfds` have exited, for at most
+/// `patience` in all: woken by the kernel at the exit, rather than polling
+/// (a PID namespace's init exits only once everything in its namespace
+/// has, so this is the moment the namespace is gone).
+pub(crate) fn await_exits(pidfds: &[OwnedFd], patience: std::time::Duration) {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let until = std::time::Instant::now() + patience;
+    for fd in pidfds {
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            let timeout = PollTimeout::try_from(left).unwrap_or(PollTimeout::ZERO);
+            let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, timeout) {
+                Err(nix::errno::Errno::EINTR) if !left.is_zero() => {}
+                _ => break,
+            }
+        }
+    }
+}
+
 /// Which of salgrade's orphaned children a session leaves to be reaped.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Orphans {
