@@ -614,6 +614,9 @@ fn an_export_wrapped_in_one_more_folder_is_refused_with_the_folder_to_grade() {
     );
 }
 
+/// The helper module `IMPORTS_ITS_HELPER` imports.
+const HELPER: &str = "def cell(s, n):\n    r, c = divmod(s - 1, n)\n    return n - 1 - r, (c if r % 2 == 0 else n - 1 - c)\n";
+
 /// A LeetCode 909 solution whose square-to-cell helper is in its own module.
 const IMPORTS_ITS_HELPER: &str = "from collections import deque
 from helpers import cell
@@ -637,11 +640,7 @@ fn a_students_own_helper_module_is_given_beside_the_file() {
     let bob = subs.path().join("bob");
     std::fs::create_dir(&bob).unwrap();
     std::fs::write(bob.join("solution.py"), IMPORTS_ITS_HELPER).unwrap();
-    std::fs::write(
-        bob.join("helpers.py"),
-        "def cell(s, n):\n    r, c = divmod(s - 1, n)\n    return n - 1 - r, (c if r % 2 == 0 else n - 1 - c)\n",
-    )
-    .unwrap();
+    std::fs::write(bob.join("helpers.py"), HELPER).unwrap();
     // A file named as salgrade's own never replaces it.
     std::fs::write(bob.join("_salgrade_values.py"), "raise SystemExit(3)\n").unwrap();
     let out = tempfile::tempdir().unwrap();
@@ -684,11 +683,7 @@ fn a_canvas_students_helper_upload_is_given_under_its_uploaded_name() {
         "raise SystemExit(3)\n",
     )
     .unwrap();
-    std::fs::write(
-        d.join("smithbob_123_4568_helpers-1.py"),
-        "def cell(s, n):\n    r, c = divmod(s - 1, n)\n    return n - 1 - r, (c if r % 2 == 0 else n - 1 - c)\n",
-    )
-    .unwrap();
+    std::fs::write(d.join("smithbob_123_4568_helpers-1.py"), HELPER).unwrap();
     let out = tempfile::tempdir().unwrap();
     let run = salgrade()
         .args([
