@@ -256,11 +256,14 @@ def is_special(key, value, mro=type.__dict__["__mro__"].__get__, type=type, vars
     return any("__set__" in vars(k) or "__delete__" in vars(k) for k in mro(type(value)))
 
 
-def serve(reader, out_fd, adapter, module, watched):
-    """Answers calls one after the other until the channel closes.
+def serve(reader, out_fd, adapter, watched):
+    """Answers calls one after the other until the channel closes: a
+    generator, started before the student's import, which then sends it
+    the student's module.
 
     Everything the loop uses is a local of this one frame, bound before
-    the student's import, and it calls no function of the driver's or the
+    the student's import (the generator runs to its first `yield` then),
+    and it calls no function of the driver's or the
     adapter's between the student's code and the comparison, nor between
     the comparison and the message, but to word what changed: a function
     object's code and defaults can be replaced, this frame's locals
@@ -295,6 +298,8 @@ def serve(reader, out_fd, adapter, module, watched):
                       "({}); its answers cannot be trusted").format
     replaced = "the code, defaults or closure of a function they use was replaced"
     tampered = None
+    # Every name above is bound: the student's module is imported now.
+    module = yield
     while True:
         line = readline(MAX_LINE)
         if not line:
@@ -408,6 +413,11 @@ def main():
         [(name, vars(sys.modules[name]))
          for name in CHECKED_MODULES + ("__main__", sys.argv[4]) + course],
         frozenset(course))
+    # The loop binds what it uses now, before the student's code runs: a
+    # builtin (`any`, `map`) or a function of `operator` or `itertools`
+    # replaced by the import would otherwise be what the loop compares with.
+    loop = serve(reader, out_fd, adapter, watched)
+    next(loop)
     try:
         module = importlib.import_module(os.path.splitext(STUDENT_FILE)[0])
     except BaseException as exc:
@@ -423,7 +433,10 @@ def main():
             functions[name] = False
     send({"type": "ready", "protocol": PROTOCOL, "runtime": "Python " + sys.version.split()[0],
           "functions": functions})
-    serve(reader, out_fd, adapter, module, watched)
+    try:
+        loop.send(module)
+    except StopIteration:
+        pass
 
 
 if __name__ == "__main__":

@@ -205,3 +205,12 @@ impl SpareBooter {
         self.booted.recv().ok().flatten()
     }
 }
+
+impl Drop for SpareBooter {
+    /// A spare still booting is waited for and ended here (a `Session`
+    /// ends when dropped), never left to end on its own later: its end
+    /// sweeps the slot's uid, which by then may be the next student's.
+    fn drop(&mut self) {
+        drop(self.take());
+    }
+}

@@ -69,6 +69,7 @@ fn third_round_attacks_earn_nothing_beside_an_honest_student() {
             "honest",
             "signals_its_parent",
             "patches_builtins_all",
+            "replaces_the_checks_tools",
             "replaces_json_dumps",
             "lies_with_an_always_equal_board",
             "traces_the_driver",
@@ -89,6 +90,9 @@ fn third_round_attacks_earn_nothing_beside_an_honest_student() {
 
     // Checks that trusted the student's interpreter.
     earns_nothing(&report, "patches_builtins_all", "willfinish");
+    // The same, with the tamper check's own tools replaced first.
+    earns_nothing(&report, "replaces_the_checks_tools", "willfinish");
+    assert_eq!(student(&report, "replaces_the_checks_tools")["score"], 0.0);
     earns_nothing(&report, "replaces_json_dumps", "dualboard");
     earns_nothing(&report, "lies_with_an_always_equal_board", "salb2salbLL");
     for (_, (v, _)) in crate::case_verdicts(student(&report, "lies_with_an_always_equal_board"))
