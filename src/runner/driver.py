@@ -42,20 +42,23 @@ before the student's import as a local of the loop's one frame, which the
 student's code cannot rebind: `sys.settrace` and `sys.setprofile` (whose
 hooks could write to another frame's locals) are taken away, and `ctypes`
 is not in the sandbox. Requests are read and answers written by the C
-parts of `json` and `os`, bound then too. And after the student's call,
-before the input is checked, and again before the answer is sent, the loop
-compares everything the driver and the adapter look up at run time (the
-builtins, `json`, `operator`, `itertools`, the course's modules and
-classes, the driver's and the adapter's namespaces, and every function's
-code, defaults and closure there) with what it was before the import: any
-difference makes that case and every later one a `TamperingError` naming
-what changed.
+parts of `json` (from `_json`, without the module) and `os`, bound then
+too. And after the student's call, before the input is checked, and again
+before the answer is sent, the loop compares everything the driver and the
+adapter look up at run time (the builtins, `operator`, `itertools`, the
+course's modules and classes, the driver's and the adapter's namespaces,
+and every function's code, defaults and closure there) with what it was
+before the import: any difference makes that case and every later one a
+`TamperingError` naming what changed.
 """
 
-import json
 import os
 import sys
 import time
+# The C parts of `json`, without the module: importing `json` costs a
+# session about 8 ms (it compiles regular expressions), and this driver
+# needs only its scanner and encoder, which these are.
+from _json import encode_basestring, make_encoder, make_scanner
 
 PROTOCOL = 2
 MAX_LINE = 64 * 1024 * 1024
@@ -66,9 +69,32 @@ MAX_MESSAGE = 500
 # The modules whose namespaces the tamper check covers, beside the
 # driver's, the adapter's and the course's: what the driver and the
 # adapters use.
-CHECKED_MODULES = ("builtins", "json", "json.encoder", "json.decoder", "json.scanner",
-                   "operator", "itertools", "_salgrade_values")
+CHECKED_MODULES = ("builtins", "operator", "itertools", "_salgrade_values")
 STUDENT_FILE = "?"
+
+
+class JsonSettings:
+    """What `json`'s C scanner reads from its decoder when it is made: the
+    settings of `json.loads` (strict strings, Python's own int and float,
+    and the three constants), copied into the scanner then."""
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"),
+                      "NaN": float("nan")}.__getitem__
+    memo = None
+
+
+def json_tools():
+    """A scanner (`scan(text, 0)` is `(value, end)`) and an encoder
+    (`"".join(encode(value, 0))` is `json.dumps(value, separators=(",",
+    ":"), ensure_ascii=False)`), made now: what they use is copied into
+    them, so nothing changed later reaches them."""
+    scan = make_scanner(JsonSettings())
+    encode = make_encoder(None, None, encode_basestring, None, ":", ",", False, False, False)
+    return scan, encode
 
 
 def take_private_fds(in_fd, out_fd):
@@ -272,13 +298,10 @@ def serve(reader, out_fd, adapter, watched):
     before the answer is sent, as the same lines: a function here would be
     one more thing to replace."""
     from itertools import chain, repeat
-    from json.decoder import JSONDecoder
-    from json.encoder import c_make_encoder, encode_basestring
     from operator import attrgetter, is_not, methodcaller
     flat = chain.from_iterable
     readline = reader.readline
-    scan = JSONDecoder().scan_once
-    encode = c_make_encoder(None, None, encode_basestring, None, ":", ",", False, False, False)
+    scan, encode = json_tools()
     join, write, process_time, memoryview_ = "".join, os.write, time.process_time, memoryview
     find, prepare = adapter.find, adapter.prepare
     changed_fn, describe = adapter.changed, adapter.describe
@@ -386,8 +409,10 @@ def main():
     STUDENT_FILE = sys.argv[3]
     reader = os.fdopen(in_fd, "rb", buffering=1 << 16, closefd=False)
 
+    scan, encode = json_tools()
+
     def send(message):
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
+        data = "".join(encode(message, 0)) + "\n"
         view = memoryview(data.encode("utf-8", "replace"))
         while view:
             view = view[os.write(out_fd, view):]
@@ -396,7 +421,7 @@ def main():
     sys.setrecursionlimit(1000)
     if len(sys.argv) > 5:
         import _salgrade_lint
-        send(_salgrade_lint.check(json.loads(sys.argv[5])))
+        send(_salgrade_lint.check(scan(sys.argv[5], 0)[0]))
         del sys.modules["_salgrade_lint"]
     import importlib
     for name in CHECKED_MODULES:
