@@ -66,6 +66,7 @@ pub(super) fn sandbox_config(
         build: cxx::BuildSettings::default(),
         budget: StudentBudget::DEFAULT,
         spare: true,
+        bytecode: true,
     })
 }
 
@@ -90,6 +91,7 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
             wall: Duration::from_secs(args.student_wall_s),
         },
         spare: args.spare == crate::cli::Spare::Auto,
+        bytecode: args.python_bytecode == crate::cli::PythonBytecode::Cached,
         ..sandbox_config(&args.sandbox, limits, languages, false)?
     })
 }

@@ -19,6 +19,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::assignment::Assignment;
+use crate::runner::toolchain::{file_identity, only_ours};
 use crate::runner::{Language, RunnerConfig};
 use salgrade_reference::CaseFile;
 
@@ -104,21 +105,6 @@ impl Key {
     }
 }
 
-/// A file as it is now: its size and modification time (a rebuilt
-/// binary, a reinstalled interpreter, is another key).
-fn file_identity(path: &Path) -> String {
-    use std::os::unix::fs::MetadataExt;
-    match std::fs::metadata(path) {
-        Ok(m) => format!(
-            "{} bytes, modified {}.{:09}",
-            m.size(),
-            m.mtime(),
-            m.mtime_nsec()
-        ),
-        Err(_) => "unknown".to_owned(),
-    }
-}
-
 /// The processor's model and count, and the kernel: what else decides how
 /// long the same work takes.
 fn machine() -> String {
@@ -199,13 +185,6 @@ pub(crate) fn store(dir: &Path, key: &Key, model: &[Measured], naive: &[Measured
     {
         let _ = tmp.persist(key.file(dir));
     }
-}
-
-/// Whether `path` is owned by salgrade's user and writable by no one else.
-fn only_ours(path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(path)
-        .is_ok_and(|m| m.uid() == nix::unistd::Uid::effective().as_raw() && m.mode() & 0o022 == 0)
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub(super) const ADAPTER_FILE: &str = "_salgrade_adapter.py";
 pub(super) enum Prepared<'a> {
     Python {
         student_file: &'a str,
+        /// The driver's file to run: its source, or its bytecode.
+        driver: &'a str,
         files: Vec<SessionFile<'a>>,
     },
     /// The built program, written afresh for each session (a student's
@@ -35,6 +37,7 @@ struct SpareKit {
 enum OwnedPrepared {
     Python {
         student_file: String,
+        driver: String,
         /// Each file's name, contents and whether it is executable.
         files: Vec<(String, Vec<u8>, bool)>,
     },
@@ -49,9 +52,11 @@ impl SpareKit {
         let prepared = match prepared {
             Prepared::Python {
                 student_file,
+                driver,
                 files,
             } => OwnedPrepared::Python {
                 student_file: (*student_file).to_owned(),
+                driver: (*driver).to_owned(),
                 files: files
                     .iter()
                     .map(|f| (f.name.to_owned(), f.contents.to_vec(), f.executable))
@@ -73,9 +78,11 @@ impl SpareKit {
         let prepared = match &self.prepared {
             OwnedPrepared::Python {
                 student_file,
+                driver,
                 files,
             } => Prepared::Python {
                 student_file,
+                driver,
                 files: files
                     .iter()
                     .map(|(name, contents, executable)| SessionFile {
@@ -114,13 +121,14 @@ pub(super) fn launch(
     let session = match prepared {
         Prepared::Python {
             student_file,
+            driver,
             files,
         } => {
             let mut args = vec![*student_file, ADAPTER_MODULE];
             args.extend(lint);
             let program = cfg
                 .python
-                .program(DRIVER_NAME, &args, cfg.limits, cfg.drop_privileges);
+                .program(driver, &args, cfg.limits, cfg.drop_privileges);
             spawn(cfg, files, &program, slot)?
         }
         Prepared::Compiled { program } => {

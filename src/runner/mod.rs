@@ -11,6 +11,7 @@
 //! a submission's processes share one total budget (`budget`).
 
 mod budget;
+pub(crate) mod bytecode;
 pub(crate) mod capture;
 pub(crate) mod cgroup;
 pub(crate) mod confine;

@@ -50,6 +50,11 @@ pub(crate) struct Python {
     pub version: String,
     /// `sys.implementation.name`: `cpython`, `pypy`.
     pub implementation: String,
+    /// `importlib.util.MAGIC_NUMBER` in hex: the bytecode format it runs.
+    pub magic: Option<String>,
+    /// `sys.implementation.cache_tag` (`cpython-311`), `None` where the
+    /// interpreter keeps no bytecode.
+    pub cache_tag: Option<String>,
     /// The interpreter's modules a student's code must not import (they
     /// reach the interpreter's memory), as files to mask.
     pub hidden: Vec<PathBuf>,

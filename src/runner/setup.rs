@@ -36,9 +36,14 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    let (Some(exe), Some(prefix), Some(version), Some(implementation)) =
-        (lines.next(), lines.next(), lines.next(), lines.next())
-    else {
+    let (Some(exe), Some(prefix), Some(version), Some(implementation), Some(magic), Some(tag)) = (
+        lines.next(),
+        lines.next(),
+        lines.next(),
+        lines.next(),
+        lines.next(),
+        lines.next(),
+    ) else {
         bail!(
             "`{}` did not report its executable and version",
             program.display()
@@ -65,16 +70,20 @@ pub(crate) fn resolve_python(explicit: Option<&Path>) -> anyhow::Result<Python> 
         prefix: PathBuf::from(prefix),
         version: version.to_owned(),
         implementation: implementation.to_owned(),
+        magic: Some(magic.to_owned()).filter(|m| m.len() == 8),
+        cache_tag: Some(tag.to_owned()).filter(|t| !t.is_empty() && t != "None"),
         hidden,
     })
 }
 
 /// What `resolve_python` asks the interpreter: its executable, prefix,
-/// version and implementation (`cpython`, `pypy`), then the file of each module named on its command line that
+/// version and implementation (`cpython`, `pypy`), its bytecode's magic
+/// number (hex) and cache tag (`cpython-311`; `None` if it keeps none), then the file of each module named on its command line that
 /// it has (`hide PATH`; a module built into the interpreter has no file).
 const FACTS: &str = "import sys, importlib.util as u
 print(sys.executable); print(sys.base_prefix); print(sys.version.split()[0])
 print(sys.implementation.name)
+print(u.MAGIC_NUMBER.hex()); print(sys.implementation.cache_tag)
 for m in sys.argv[1:]:
     try:
         s = u.find_spec(m)

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::budget::{Spending, Tokens};
+use super::bytecode;
 use super::capture::Captured;
 use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, SpareBooter, launch};
 use super::lint::{self, LintAsk};
@@ -113,20 +114,31 @@ impl<'a> SubmissionRunner<'a> {
                 support,
                 adapter,
             } => {
-                let mut files: Vec<SessionFile<'a>> = support
-                    .iter()
-                    .map(|&(name, text)| SessionFile::text(name, text.as_bytes()))
-                    .collect();
-                files.push(SessionFile::text(student_file, source));
-                files.push(SessionFile::text(DRIVER_NAME, DRIVER_PY.as_bytes()));
-                files.push(SessionFile::text(ADAPTER_FILE, adapter.as_bytes()));
+                // salgrade's own files, then the student's.
+                let mut ours: Vec<bytecode::Source> = support.clone();
+                ours.push((DRIVER_NAME, DRIVER_PY));
+                ours.push((ADAPTER_FILE, adapter));
                 if let Some(ask) = lint {
-                    files.push(SessionFile::text(
-                        lint::CHECKER_NAME,
-                        lint::CHECKER_PY.as_bytes(),
-                    ));
+                    ours.push((lint::CHECKER_NAME, lint::CHECKER_PY));
                     runner.lint = Some(ask.argument(student_file));
                 }
+                let compiled = if cfg.bytecode {
+                    bytecode::for_sources(&cfg.python, &ours)
+                } else {
+                    vec![None; ours.len()]
+                };
+                let mut files: Vec<SessionFile<'a>> = Vec::new();
+                let mut driver = DRIVER_NAME;
+                for (&(name, text), pyc) in ours.iter().zip(&compiled) {
+                    files.push(SessionFile::text(name, text.as_bytes()));
+                    if let Some(pyc) = pyc {
+                        files.push(SessionFile::text(pyc.module_file, pyc.bytes));
+                        if name == DRIVER_NAME {
+                            driver = pyc.module_file;
+                        }
+                    }
+                }
+                files.push(SessionFile::text(student_file, source));
                 for (name, contents) in siblings {
                     let taken = files.iter().any(|f| f.name.eq_ignore_ascii_case(name));
                     if !taken && !name.to_ascii_lowercase().starts_with("_salgrade") {
@@ -135,6 +147,7 @@ impl<'a> SubmissionRunner<'a> {
                 }
                 runner.prepared = Prepared::Python {
                     student_file,
+                    driver,
                     files,
                 };
             }

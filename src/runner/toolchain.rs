@@ -88,6 +88,30 @@ pub(crate) fn cache_dir() -> Option<PathBuf> {
         .map(|base| base.join("salgrade"))
 }
 
+/// A file as it is now: its size and modification time (a rebuilt
+/// binary, a reinstalled interpreter or compiler, is another key of the
+/// caches that depend on it).
+pub(crate) fn file_identity(path: &std::path::Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(path) {
+        Ok(m) => format!(
+            "{} bytes, modified {}.{:09}",
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec()
+        ),
+        Err(e) => format!("unreadable ({e})"),
+    }
+}
+
+/// Whether `path` (not a link) is owned by salgrade's user and writable by
+/// no one else: what a cache entry must be to be trusted.
+pub(crate) fn only_ours(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.uid() == nix::unistd::Uid::effective().as_raw() && m.mode() & 0o022 == 0)
+}
+
 /// The preludes of this run (`cxx/prelude.rs`), one per assignment harness
 /// by the text of its key, shared by every slot.
 #[derive(Debug, Default)]

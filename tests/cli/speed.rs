@@ -1,6 +1,6 @@
 //! Speed without shortcuts (issue 39): what salgrade does to be fast (the
 //! calibration kept between runs, a failing student's next process started
-//! ahead) never changes a verdict, and a kept calibration never gives a
+//! ahead, its own Python files compiled once) never changes a verdict, and a kept calibration never gives a
 //! case less time than the fresh one it was kept from.
 
 use std::collections::BTreeMap;
@@ -45,8 +45,9 @@ fn verdicts(
 fn no_optimisation_changes_a_verdict() {
     // The sample cohort (every failure class), the hostile ones and the
     // mutant library, graded with every optimisation off (a fresh
-    // calibration, which is kept; no process started ahead), then with
-    // the kept calibration alone, then with the spare process too.
+    // calibration, which is kept; no process started ahead; salgrade's
+    // Python files as sources only), then with the kept calibration and
+    // each of the others off in turn, then with all of them (the defaults).
     let cache = tempfile::tempdir().unwrap();
     let folders = [
         // The first "on" run calibrates and keeps it; the later ones use
@@ -60,7 +61,14 @@ fn no_optimisation_changes_a_verdict() {
             folder,
             assignment,
             cache.path(),
-            &["--calibration", "fresh", "--spare", "off"],
+            &[
+                "--calibration",
+                "fresh",
+                "--spare",
+                "off",
+                "--python-bytecode",
+                "off",
+            ],
         );
         assert!(
             off.len() > 100,
@@ -68,8 +76,7 @@ fn no_optimisation_changes_a_verdict() {
             folder.display(),
             off.len()
         );
-        // The kept calibration alone (no spare), then both (the defaults).
-        for extra in [&["--spare", "off"][..], &[]] {
+        for extra in [&["--spare", "off"][..], &["--python-bytecode", "off"], &[]] {
             let on = verdicts(folder, assignment, cache.path(), extra);
             let differ: Vec<String> = off
                 .iter()

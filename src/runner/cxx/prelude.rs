@@ -253,16 +253,7 @@ pub(crate) fn split(wrapper: &str) -> (&str, &str) {
 
 /// Everything a prelude's files depend on, as text.
 fn key_text(cxx: &Cxx, harness: &CxxHarness, prelude: &str) -> String {
-    let file = std::fs::metadata(&cxx.executable)
-        .map(|m| {
-            format!(
-                "{} bytes, modified {}.{:09}",
-                m.len(),
-                m.mtime(),
-                m.mtime_nsec()
-            )
-        })
-        .unwrap_or_else(|e| format!("unreadable ({e})"));
+    let file = crate::runner::toolchain::file_identity(&cxx.executable);
     [
         format!("{FORMAT}, salgrade {}", env!("CARGO_PKG_VERSION")),
         format!("compiler {}", cxx.executable.display()),

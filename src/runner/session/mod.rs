@@ -143,6 +143,9 @@ pub(crate) struct RunnerConfig {
     pub budget: super::StudentBudget,
     /// Whether a failing submission's next process starts ahead.
     pub spare: bool,
+    /// Whether sessions get salgrade's own Python files as bytecode
+    /// compiled once (`bytecode.rs`), not only as sources.
+    pub bytecode: bool,
 }
 
 impl RunnerConfig {

@@ -173,10 +173,18 @@ fn session_folder(files: &[SessionFile<'_>]) -> Result<tempfile::TempDir, Sessio
 
 /// Writes the session's `files` into its folder `dir`.
 fn write_files(dir: &Path, files: &[SessionFile<'_>]) -> Result<(), SessionError> {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     for f in files {
         let path = dir.join(f.name);
         let write = || {
+            // A module's bytecode goes in `__pycache__`, made 0700 as the
+            // folder itself is.
+            if let Some(parent) = path.parent().filter(|p| *p != dir && !p.exists()) {
+                std::fs::DirBuilder::new()
+                    .mode(0o700)
+                    .recursive(true)
+                    .create(parent)?;
+            }
             std::fs::write(&path, f.contents).and_then(|()| {
                 let mode = if f.executable { 0o700 } else { 0o600 };
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
@@ -354,10 +362,12 @@ fn spawn_writer(fd: OwnedFd, rx: Receiver<Vec<u8>>) {
 }
 
 fn chown_tree(dir: &Path, uid: u32, gid: u32) {
-    let _ = std::os::unix::fs::chown(dir, Some(uid), Some(gid));
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let _ = std::os::unix::fs::chown(e.path(), Some(uid), Some(gid));
-        }
+    // salgrade's own folder, written just now: no links to follow.
+    for e in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+    {
+        let _ = std::os::unix::fs::lchown(e.path(), Some(uid), Some(gid));
     }
 }

@@ -1,0 +1,360 @@
+//! salgrade's own Python files (the driver, the rule checker, the
+//! adapters, the course's modules), compiled once to bytecode by the
+//! interpreter that runs them, so a session's start loads them instead of
+//! compiling them: the rule checker alone takes about 29 ms to compile,
+//! the driver 5 ms, every session.
+//!
+//! Nothing of a student's reaches this: the compiling process is a fresh
+//! `python -I -S` outside the sandbox, fed only salgrade's embedded texts,
+//! before any student's code runs; each session gets its own copy of the
+//! bytes, as it gets its own copy of the sources. A module's file is a
+//! *checked* hash-based `.pyc` (PEP 552) in the session's `__pycache__`:
+//! the interpreter compares its hash with the source beside it and
+//! compiles the source itself on any difference, so a stale or foreign
+//! file can cost time, never change what runs. The driver itself is run
+//! from its `.pyc` only when the file's magic number is this
+//! interpreter's.
+//!
+//! Compiled files are kept between runs in the `bytecode` folder of
+//! salgrade's cache folder, each under the whole text of its key (the
+//! interpreter's file, version and magic number, the file's name and its
+//! source), used only when that key matches exactly and the entry is
+//! salgrade's user's own and writable by no one else. Anything else is
+//! compiled again; a failure to compile or to keep leaves the sources to
+//! be compiled by each session, as before.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+use super::sandbox::Python;
+use super::toolchain;
+
+/// One of salgrade's Python files: its name in the session folder and its
+/// text.
+pub(crate) type Source = (&'static str, &'static str);
+
+/// A file's bytecode, and where a module's goes in a session's folder.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pyc {
+    /// `__pycache__/NAME.TAG.pyc`.
+    pub module_file: &'static str,
+    pub bytes: &'static [u8],
+}
+
+/// The compiled files of this process, by interpreter and source: each is
+/// compiled (or read from the cache folder) at most once per process and
+/// kept for its life (a run uses a handful, about 150 KB).
+type Compiled = HashMap<(PathBuf, &'static str, &'static str), Option<Pyc>>;
+
+fn compiled() -> &'static Mutex<Compiled> {
+    static COMPILED: OnceLock<Mutex<Compiled>> = OnceLock::new();
+    COMPILED.get_or_init(Mutex::default)
+}
+
+/// The `.pyc` of each of `sources` for `python`, in order; `None` where
+/// none could be made (the interpreter keeps no bytecode, is not CPython,
+/// or failed to compile it).
+pub(crate) fn for_sources(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
+    let dir = toolchain::cache_dir().map(|d| d.join("bytecode"));
+    for_sources_in(python, sources, dir.as_deref())
+}
+
+/// [`for_sources`], keeping compiled files in `dir`.
+fn for_sources_in(python: &Python, sources: &[Source], dir: Option<&Path>) -> Vec<Option<Pyc>> {
+    let (Some(magic), Some(tag)) = (python.magic.as_deref(), python.cache_tag.as_deref()) else {
+        return vec![None; sources.len()];
+    };
+    if python.implementation != "cpython" {
+        return vec![None; sources.len()];
+    }
+    // Held while compiling: slots starting at once wait for one compiler.
+    let mut known = compiled()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key_of = |&(name, text): &Source| (python.executable.clone(), name, text);
+    let missing: Vec<Source> = sources
+        .iter()
+        .filter(|s| !known.contains_key(&key_of(s)))
+        .copied()
+        .collect();
+    if !missing.is_empty() {
+        let mut to_compile = Vec::new();
+        for source in &missing {
+            let kept = dir.and_then(|d| load(d, &key_text(python, magic, source), magic));
+            match kept {
+                Some(bytes) => {
+                    known.insert(key_of(source), pyc(tag, source, bytes));
+                }
+                None => to_compile.push(*source),
+            }
+        }
+        let fresh = compile(python, &to_compile);
+        for (source, pyc) in to_compile.iter().zip(fresh) {
+            let pyc = pyc.filter(|p| has_magic(p, magic));
+            if let (Some(d), Some(p)) = (dir, &pyc) {
+                store(d, &key_text(python, magic, source), p);
+            }
+            known.insert(key_of(source), pyc.and_then(|p| self::pyc(tag, source, p)));
+        }
+    }
+    sources
+        .iter()
+        .map(|s| known.get(&key_of(s)).copied().flatten())
+        .collect()
+}
+
+/// `bytes` as the bytecode of `source`, kept for the life of the process;
+/// `None` for a file not named `NAME.py`.
+fn pyc(tag: &str, (name, _): &Source, bytes: Vec<u8>) -> Option<Pyc> {
+    let module_file = cached_name(tag, name)?;
+    Some(Pyc {
+        module_file: Box::leak(module_file.into_boxed_str()),
+        bytes: Box::leak(bytes.into_boxed_slice()),
+    })
+}
+
+/// The file a module's bytecode has in the session's folder:
+/// `__pycache__/NAME.TAG.pyc`.
+fn cached_name(tag: &str, file: &str) -> Option<String> {
+    let stem = file.strip_suffix(".py")?;
+    Some(format!("__pycache__/{stem}.{tag}.pyc"))
+}
+
+/// Whether `pyc` starts with the interpreter's magic number (hex).
+fn has_magic(pyc: &[u8], magic: &str) -> bool {
+    pyc.len() > 16 && hex(&pyc[..4]) == magic
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Everything a file's bytecode depends on, as text: the interpreter's
+/// file as it is now, its version and magic number, and the source.
+fn key_text(python: &Python, magic: &str, (name, text): &Source) -> String {
+    format!(
+        "salgrade bytecode 1\npython {} {} {}\nmagic {magic}\nname {name}\n{text}",
+        python.executable.display(),
+        python.version,
+        toolchain::file_identity(&python.executable),
+    )
+}
+
+/// Compiles `sources` with the interpreter, in one process; `None` for
+/// each on any failure.
+fn compile(python: &Python, sources: &[Source]) -> Vec<Option<Vec<u8>>> {
+    if sources.is_empty() {
+        return Vec::new();
+    }
+    let failed = || vec![None; sources.len()];
+    let texts: Vec<(&str, &str)> = sources.to_vec();
+    let Ok(input) = serde_json::to_vec(&texts) else {
+        return failed();
+    };
+    let child = Command::new(&python.executable)
+        .args(["-I", "-S", "-c", COMPILER])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return failed();
+    };
+    let written = child
+        .stdin
+        .take()
+        .is_some_and(|mut stdin| stdin.write_all(&input).is_ok());
+    let Ok(out) = child.wait_with_output() else {
+        return failed();
+    };
+    if !written || !out.status.success() {
+        return failed();
+    }
+    split(&out.stdout, sources.len()).unwrap_or_else(failed)
+}
+
+/// The compiler's answer, each file's `.pyc` after its length (8 bytes,
+/// little-endian; 0 for a file it could not compile).
+fn split(mut out: &[u8], count: usize) -> Option<Vec<Option<Vec<u8>>>> {
+    let mut files = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (len, rest) = out.split_first_chunk::<8>()?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+        let pyc = rest.get(..len)?;
+        files.push((len > 0).then(|| pyc.to_vec()));
+        out = &rest[len..];
+    }
+    out.is_empty().then_some(files)
+}
+
+/// The compiling program: reads `[[name, text], ...]` as JSON and writes
+/// each file's checked hash-based `.pyc` (flags 3: hash-based, checked),
+/// as the import system would write it, after its length.
+const COMPILER: &str = "import sys, marshal, json, importlib.util as u
+out = sys.stdout.buffer
+for name, text in json.loads(sys.stdin.buffer.read()):
+    data = text.encode('utf-8')
+    try:
+        code = compile(data, name, 'exec', dont_inherit=True)
+        pyc = u.MAGIC_NUMBER + (3).to_bytes(4, 'little') + u.source_hash(data) + marshal.dumps(code)
+    except Exception:
+        pyc = b''
+    out.write(len(pyc).to_bytes(8, 'little'))
+    out.write(pyc)
+out.flush()
+";
+
+/// An entry's file in `dir`: named by the key's fingerprint, holding the
+/// key's length (8 bytes, little-endian), the key and the `.pyc`.
+fn entry_file(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!(
+        "{}.pyc-entry",
+        crate::fingerprint::fingerprint(&[key.as_bytes()])
+    ))
+}
+
+/// The kept `.pyc` for `key`, if a whole entry salgrade wrote names
+/// exactly this key.
+fn load(dir: &Path, key: &str, magic: &str) -> Option<Vec<u8>> {
+    let file = entry_file(dir, key);
+    if !toolchain::only_ours(dir) || !toolchain::only_ours(&file) {
+        return None;
+    }
+    let bytes = std::fs::read(&file).ok()?;
+    let (len, rest) = bytes.split_first_chunk::<8>()?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+    let (kept_key, pyc) = (rest.get(..len)?, rest.get(len..)?);
+    (kept_key == key.as_bytes() && has_magic(pyc, magic)).then(|| pyc.to_vec())
+}
+
+/// Keeps `pyc` for `key` in `dir`, whole or not at all (a temporary file
+/// renamed into place). A failure costs a later run a compilation.
+fn store(dir: &Path, key: &str, pyc: &[u8]) {
+    if std::fs::create_dir_all(dir).is_err() || !toolchain::only_ours(dir) {
+        return;
+    }
+    let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
+        return;
+    };
+    let mut bytes = Vec::with_capacity(8 + key.len() + pyc.len());
+    bytes.extend_from_slice(&(key.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(key.as_bytes());
+    bytes.extend_from_slice(pyc);
+    if tmp
+        .write_all(&bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .is_ok()
+    {
+        let _ = tmp.persist(entry_file(dir, key));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_splits_into_each_files_bytes() {
+        let mut out = Vec::new();
+        for pyc in [&b"abc"[..], b"", b"de"] {
+            out.extend_from_slice(&(pyc.len() as u64).to_le_bytes());
+            out.extend_from_slice(pyc);
+        }
+        let files = split(&out, 3).unwrap();
+        assert_eq!(
+            files,
+            vec![Some(b"abc".to_vec()), None, Some(b"de".to_vec())]
+        );
+        assert!(split(&out, 2).is_none(), "bytes left over");
+        assert!(split(&out[..out.len() - 1], 3).is_none(), "cut short");
+    }
+
+    #[test]
+    fn an_entry_comes_back_only_for_its_own_key_and_magic() {
+        let dir = tempfile::tempdir().unwrap();
+        let pyc = [&[0xa7, 0x0d, 0x0d, 0x0a][..], &[0u8; 20]].concat();
+        store(dir.path(), "key one", &pyc);
+        assert_eq!(load(dir.path(), "key one", "a70d0d0a"), Some(pyc.clone()));
+        assert_eq!(load(dir.path(), "key two", "a70d0d0a"), None);
+        assert_eq!(load(dir.path(), "key one", "a80d0d0a"), None);
+    }
+
+    #[test]
+    fn an_entry_others_could_write_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pyc = [&[0xa7, 0x0d, 0x0d, 0x0a][..], &[0u8; 20]].concat();
+        store(dir.path(), "key", &pyc);
+        let file = entry_file(dir.path(), "key");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert_eq!(load(dir.path(), "key", "a70d0d0a"), None);
+    }
+
+    /// Runs `python -I -S -c CODE` in `dir`; its stdout.
+    fn run_in(python: &Python, dir: &Path, code: &str) -> String {
+        let out = Command::new(&python.executable)
+            .args(["-I", "-S", "-c", code])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    #[test]
+    fn the_interpreter_loads_its_bytecode_and_never_a_stale_one() {
+        let python = crate::runner::setup::resolve_python(None).unwrap();
+        const FIRST: Source = ("_bc_probe.py", "print('first')\n");
+        const OTHER: Source = ("_bc_other.py", "print('other')\n");
+        let cache = tempfile::tempdir().unwrap();
+        let [Some(first), Some(other)] =
+            for_sources_in(&python, &[FIRST, OTHER], Some(cache.path()))[..]
+        else {
+            panic!("no bytecode from {}", python.executable.display());
+        };
+        assert_eq!(first.module_file.split('/').next(), Some("__pycache__"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("__pycache__")).unwrap();
+        let write =
+            |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
+        write(FIRST.0, FIRST.1.as_bytes());
+        write(first.module_file, first.bytes);
+        // Imported from the bytecode: compiling anything would fail.
+        let no_compile = "import builtins, sys; sys.path.insert(0, '.')
+def refused(*a, **k): raise SystemExit('compiled from source')
+builtins.compile = refused
+import _bc_probe";
+        assert_eq!(run_in(&python, dir.path(), no_compile), "first");
+        // Run as the script itself, as the driver is.
+        let as_script = Command::new(&python.executable)
+            .args(["-I", "-S", first.module_file])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&as_script.stdout).trim(), "first");
+        // Another source's bytecode under this module's name is checked
+        // against the source beside it, and the source wins.
+        write(first.module_file, other.bytes);
+        let import = "import sys; sys.path.insert(0, '.'); import _bc_probe";
+        assert_eq!(run_in(&python, dir.path(), import), "first");
+        // Both were kept, each under its own key.
+        let kept = std::fs::read_dir(cache.path()).unwrap().count();
+        assert_eq!(kept, 2);
+    }
+
+    #[test]
+    fn a_module_is_kept_under_pycache_with_the_interpreters_tag() {
+        assert_eq!(
+            cached_name("cpython-311", "_salgrade_adapter.py").as_deref(),
+            Some("__pycache__/_salgrade_adapter.cpython-311.pyc")
+        );
+        assert_eq!(cached_name("cpython-311", "notes.txt"), None);
+    }
+}
