@@ -24,6 +24,9 @@ fn verdicts(
         .env("XDG_CACHE_HOME", cache)
         .args(["grade", "--assignment", assignment])
         .args(["--cases", "2", "--shrink-ms", "0", "--format", "json"])
+        // The same in every run: `sleeps_at_import` waits for it, four
+        // times per folder.
+        .args(["--import-timeout-ms", "1000"])
         .args(extra)
         .arg(folder)
         .output()
