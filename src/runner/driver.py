@@ -417,7 +417,12 @@ def main():
         while view:
             view = view[os.write(out_fd, view):]
 
-    sys.path.insert(0, os.getcwd())
+    # salgrade's own imports (the checker, the adapter, the course's
+    # modules, and the standard library's modules they import) look in the
+    # standard library first: a student's file named like one of its
+    # modules (`operator.py`, `ast.py`) is never what salgrade's code runs.
+    here = os.getcwd()
+    sys.path.append(here)
     sys.setrecursionlimit(1000)
     if len(sys.argv) > 5:
         import _salgrade_lint
@@ -433,6 +438,9 @@ def main():
     course = tuple(getattr(adapter, "COURSE_MODULES", ()))
     for name in course:
         importlib.import_module(name)
+    # The student's own imports see their folder first, as `python FILE`
+    # would have for them.
+    sys.path[:] = [here] + [p for p in sys.path if p != here]
     take_away_tracing()
     watched = watched_state(
         [(name, vars(sys.modules[name]))

@@ -133,6 +133,44 @@ fn third_round_attacks_earn_nothing_beside_an_honest_student() {
 }
 
 #[test]
+fn salgrades_own_imports_never_take_a_students_file_for_the_standard_librarys() {
+    // A min-throws student's other files are given to their code. Two are
+    // named like standard modules salgrade's own code imports (the tamper
+    // check's `operator`, the rule checker's `ast`) and say on stderr when
+    // imported; the graded file imports neither. Before, the driver
+    // imported `operator` after putting the student's folder first, and
+    // compared with their `is_not`.
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    copy_dir(
+        &fixtures().join("integrity/min-throws"),
+        &subs,
+        &["shadows_the_standard_library"],
+    );
+    let out = salgrade()
+        .args(["grade", "--assignment", "min-throws", "--cases", "5"])
+        .args(["--format", "json", "--shrink-ms", "0"])
+        .arg(&subs)
+        .output()
+        .unwrap();
+    let report: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr_of(&out)));
+    let shadows = student(&report, "shadows_the_standard_library");
+    assert_eq!(shadows["score"], shadows["max_score"], "{shadows}");
+    let stderr = shadows["stderr"].as_str().unwrap_or_default();
+    assert!(!stderr.contains("was imported"), "{stderr}");
+    // And in a48 (whose one-file rule gives no other file to the code),
+    // the same `operator.py` does not blind the check either.
+    let a48 = tempfile::tempdir().unwrap();
+    let report = graded(
+        a48.path(),
+        &["shadows_the_standard_library", "honest"],
+        &["--cases", "5"],
+    );
+    earns_nothing(&report, "shadows_the_standard_library", "willfinish");
+}
+
+#[test]
 fn keys_are_refused_so_no_answer_passes_between_students() {
     if !crate::cxx::have_cxx() {
         return;
