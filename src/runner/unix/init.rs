@@ -61,7 +61,11 @@ pub(super) fn keep(init: Pid, status_read: OwnedFd, status_write: OwnedFd) -> ! 
 /// Init, the namespace's PID 1: becomes a fresh image of salgrade in its
 /// init role (see [`fresh_init_entry`]), which reaps everything until the
 /// program ends, tells the keeper how, and exits, which kills what is left
-/// inside. Where that exec fails, this copy does the same work itself.
+/// inside. Where that exec fails (the system short of memory, say), this
+/// copy, which holds salgrade's arguments, environment and heap where the
+/// program could read them in `/proc/1`, tells the program not to start
+/// ([`NO_FRESH_INIT`]), then reaps it. (Where no fresh init can be entered
+/// at all, not on glibc, this copy is init, as `docs/security.md` says.)
 pub(super) fn init(
     program: Pid,
     status_write: OwnedFd,
@@ -73,10 +77,16 @@ pub(super) fn init(
     close_all_but_these(&mut keep);
     if let Some(exe) = fresh {
         exec_fresh_init(exe, status, program);
+        let _ = nix::unistd::write(&exec_write, &[NO_FRESH_INIT]);
     }
     drop(exec_write);
     init_loop(program, status)
 }
+
+/// The byte init writes to the program when it could not become a fresh
+/// image: the program then fails to start (`EAGAIN`, which salgrade's
+/// spawn retries), instead of running beside a copy of salgrade.
+pub(super) const NO_FRESH_INIT: u8 = 1;
 
 /// The fd a fresh init writes the program's ending to.
 const FRESH_INIT_STATUS_FD: RawFd = 3;

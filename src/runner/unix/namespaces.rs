@@ -16,7 +16,7 @@ use nix::unistd::{ForkResult, Gid, Uid, chdir, fork, mkdir, pivot_root, sethostn
 
 use crate::runner::plan::{Access, Plan, Step};
 
-use super::init::{init, keep};
+use super::init::{NO_FRESH_INIT, init, keep};
 
 /// Enters the plan's namespaces and root: called in the keeper, it forks
 /// the namespace's init, which builds the root and forks the program; it
@@ -54,7 +54,8 @@ pub(super) fn enter(plan: &Plan, fresh_init: Option<RawFd>) -> io::Result<()> {
     let _ = sethostname("salgrade");
     // The program waits for init's exec: the write end is close-on-exec,
     // so the program reads end-of-file once init is a fresh image (or
-    // has exited), never while init is still a copy of salgrade.
+    // has exited), never while init is still a copy of salgrade; it reads
+    // `NO_FRESH_INIT` when init could not become one.
     let (exec_read, exec_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
     // SAFETY: as above.
     if let ForkResult::Parent { child } = unsafe { fork() }? {
@@ -64,8 +65,17 @@ pub(super) fn enter(plan: &Plan, fresh_init: Option<RawFd>) -> io::Result<()> {
     drop(status_write);
     drop(exec_write);
     let mut byte = [0u8; 1];
-    while let Err(Errno::EINTR) = nix::unistd::read(&exec_read, &mut byte) {}
+    let read = loop {
+        match nix::unistd::read(&exec_read, &mut byte) {
+            Err(Errno::EINTR) => {}
+            other => break other,
+        }
+    };
     drop(exec_read);
+    if read == Ok(1) && byte[0] == NO_FRESH_INIT {
+        // Init is still a copy of salgrade: never start beside it.
+        return Err(io::Error::from_raw_os_error(nix::libc::EAGAIN));
+    }
     Ok(())
 }
 
