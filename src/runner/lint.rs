@@ -41,13 +41,23 @@ pub(crate) fn lint_source(
     slot: usize,
 ) -> Result<LintRun, SessionError> {
     super::unix::become_subreaper();
-    let files = [
+    let mut files = vec![
         SessionFile::text(student_file, source),
         SessionFile::text(CHECKER_NAME, CHECKER_PY.as_bytes()),
     ];
+    // The checker from its bytecode, as a grading session loads it.
+    let mut script = CHECKER_NAME;
+    if cfg.bytecode {
+        if let [Some(pyc)] =
+            super::bytecode::for_sources(&cfg.python, &[(CHECKER_NAME, CHECKER_PY)])[..]
+        {
+            files.push(SessionFile::text(pyc.module_file, pyc.bytes));
+            script = pyc.module_file;
+        }
+    }
     let program = cfg
         .python
-        .program(CHECKER_NAME, &[], cfg.limits, cfg.drop_privileges);
+        .program(script, &[], cfg.limits, cfg.drop_privileges);
     let (mut session, started) = Session::start(cfg, &files, &program, slot, false)?;
     let failed = |why: String| Ok(LintRun::Unreadable(why));
     match started {
