@@ -208,12 +208,12 @@ pub(crate) struct RunArgs {
         default_value_t = Spare::Auto)]
     pub spare: Spare,
     /// How a Python session gets salgrade's own files (the driver, the rule checker, the
-    /// assignment's adapter and course modules): `cached` (default: also as bytecode, compiled
-    /// once by the interpreter outside the sandbox and kept in the `bytecode` folder of
-    /// salgrade's cache folder; the interpreter checks it against the source beside it) or
-    /// `off` (as sources only, compiled again by every session).
+    /// assignment's adapter and course modules): `on` (default: also as bytecode, compiled once
+    /// per run by the interpreter outside the sandbox and kept in memory, never on disk; the
+    /// interpreter checks it against the source beside it) or `off` (as sources only, compiled
+    /// again by every session).
     #[arg(long, value_enum, value_name = "MODE", env = "SALGRADE_PYTHON_BYTECODE",
-        default_value_t = PythonBytecode::Cached)]
+        default_value_t = PythonBytecode::On)]
     pub python_bytecode: PythonBytecode,
     /// The deadline for importing a module, in milliseconds (default 5000).
     #[arg(long, value_name = "MS", default_value_t = 5000,
@@ -399,8 +399,8 @@ pub(crate) enum Spare {
 /// Whether sessions get salgrade's own Python files as bytecode (`--python-bytecode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum PythonBytecode {
-    /// Compiled once, kept in salgrade's cache folder.
-    Cached,
+    /// Compiled once per run, kept in memory.
+    On,
     /// Sources only: every session compiles them.
     Off,
 }

@@ -91,7 +91,7 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
             wall: Duration::from_secs(args.student_wall_s),
         },
         spare: args.spare == crate::cli::Spare::Auto,
-        bytecode: args.python_bytecode == crate::cli::PythonBytecode::Cached,
+        bytecode: args.python_bytecode == crate::cli::PythonBytecode::On,
         ..sandbox_config(&args.sandbox, limits, languages, false)?
     })
 }

@@ -1,6 +1,6 @@
 //! salgrade's own Python files (the driver, the rule checker, the
-//! adapters, the course's modules), compiled once to bytecode by the
-//! interpreter that runs them, so a session's start loads them instead of
+//! adapters, the course's modules), compiled once per run to bytecode by
+//! the interpreter that runs them, so a session's start loads them instead of
 //! compiling them: the rule checker alone takes about 29 ms to compile,
 //! the driver 5 ms, every session.
 //!
@@ -15,22 +15,21 @@
 //! from its `.pyc` only when the file's magic number is this
 //! interpreter's.
 //!
-//! Compiled files are kept between runs in the `bytecode` folder of
-//! salgrade's cache folder, each under the whole text of its key (the
-//! interpreter's file, version and magic number, the file's name and its
-//! source), used only when that key matches exactly and the entry is
-//! salgrade's user's own and writable by no one else. Anything else is
-//! compiled again; a failure to compile or to keep leaves the sources to
-//! be compiled by each session, as before.
+//! They are kept in this process's memory only, never in a file: a cache
+//! folder is writable by salgrade's user, which is what student code runs
+//! as under `--sandbox none` and `rlimit` (without root), so a kept file
+//! could be a student's, run by every later session of every later run.
+//! A run compiles them once, about 40 ms; a failure to compile leaves the
+//! sources to be compiled by each session, as before.
 
 use std::collections::HashMap;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
 use super::sandbox::Python;
-use super::toolchain;
+use super::unix;
 
 /// One of salgrade's Python files: its name in the session folder and its
 /// text.
@@ -45,8 +44,8 @@ pub(crate) struct Pyc {
 }
 
 /// The compiled files of this process, by interpreter and source: each is
-/// compiled (or read from the cache folder) at most once per process and
-/// kept for its life (a run uses a handful, about 150 KB).
+/// compiled at most once per process and kept for its life (a run uses a
+/// handful, about 150 KB).
 type Compiled = HashMap<(PathBuf, &'static str, &'static str), Option<Pyc>>;
 
 fn compiled() -> &'static Mutex<Compiled> {
@@ -58,12 +57,6 @@ fn compiled() -> &'static Mutex<Compiled> {
 /// none could be made (the interpreter keeps no bytecode, is not CPython,
 /// or failed to compile it).
 pub(crate) fn for_sources(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
-    let dir = toolchain::cache_dir().map(|d| d.join("bytecode"));
-    for_sources_in(python, sources, dir.as_deref())
-}
-
-/// [`for_sources`], keeping compiled files in `dir`.
-fn for_sources_in(python: &Python, sources: &[Source], dir: Option<&Path>) -> Vec<Option<Pyc>> {
     let (Some(magic), Some(tag)) = (python.magic.as_deref(), python.cache_tag.as_deref()) else {
         return vec![None; sources.len()];
     };
@@ -80,25 +73,12 @@ fn for_sources_in(python: &Python, sources: &[Source], dir: Option<&Path>) -> Ve
         .filter(|s| !known.contains_key(&key_of(s)))
         .copied()
         .collect();
-    if !missing.is_empty() {
-        let mut to_compile = Vec::new();
-        for source in &missing {
-            let kept = dir.and_then(|d| load(d, &key_text(python, magic, source), magic));
-            match kept {
-                Some(bytes) => {
-                    known.insert(key_of(source), pyc(tag, source, bytes));
-                }
-                None => to_compile.push(*source),
-            }
-        }
-        let fresh = compile(python, &to_compile);
-        for (source, pyc) in to_compile.iter().zip(fresh) {
-            let pyc = pyc.filter(|p| has_magic(p, magic));
-            if let (Some(d), Some(p)) = (dir, &pyc) {
-                store(d, &key_text(python, magic, source), p);
-            }
-            known.insert(key_of(source), pyc.and_then(|p| self::pyc(tag, source, p)));
-        }
+    let fresh = compile(python, &missing);
+    for (source, bytes) in missing.iter().zip(fresh) {
+        let kept = bytes
+            .filter(|p| has_magic(p, magic))
+            .and_then(|p| pyc(tag, source, p));
+        known.insert(key_of(source), kept);
     }
     sources
         .iter()
@@ -132,17 +112,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Everything a file's bytecode depends on, as text: the interpreter's
-/// file as it is now, its version and magic number, and the source.
-fn key_text(python: &Python, magic: &str, (name, text): &Source) -> String {
-    format!(
-        "salgrade bytecode 1\npython {} {} {}\nmagic {magic}\nname {name}\n{text}",
-        python.executable.display(),
-        python.version,
-        toolchain::file_identity(&python.executable),
-    )
-}
-
 /// Compiles `sources` with the interpreter, in one process; `None` for
 /// each on any failure.
 fn compile(python: &Python, sources: &[Source]) -> Vec<Option<Vec<u8>>> {
@@ -154,12 +123,14 @@ fn compile(python: &Python, sources: &[Source]) -> Vec<Option<Vec<u8>>> {
     let Ok(input) = serde_json::to_vec(&texts) else {
         return failed();
     };
-    let child = Command::new(&python.executable)
+    let mut command = Command::new(&python.executable);
+    command
         .args(["-I", "-S", "-c", COMPILER])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
+        .stderr(Stdio::null());
+    // Never while a C++ program file is being written (`unix::forking`).
+    let child = unix::forking(|| command.spawn());
     let Ok(mut child) = child else {
         return failed();
     };
@@ -207,51 +178,6 @@ for name, text in json.loads(sys.stdin.buffer.read()):
 out.flush()
 ";
 
-/// An entry's file in `dir`: named by the key's fingerprint, holding the
-/// key's length (8 bytes, little-endian), the key and the `.pyc`.
-fn entry_file(dir: &Path, key: &str) -> PathBuf {
-    dir.join(format!(
-        "{}.pyc-entry",
-        crate::fingerprint::fingerprint(&[key.as_bytes()])
-    ))
-}
-
-/// The kept `.pyc` for `key`, if a whole entry salgrade wrote names
-/// exactly this key.
-fn load(dir: &Path, key: &str, magic: &str) -> Option<Vec<u8>> {
-    let file = entry_file(dir, key);
-    if !toolchain::only_ours(dir) || !toolchain::only_ours(&file) {
-        return None;
-    }
-    let bytes = std::fs::read(&file).ok()?;
-    let (len, rest) = bytes.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    let (kept_key, pyc) = (rest.get(..len)?, rest.get(len..)?);
-    (kept_key == key.as_bytes() && has_magic(pyc, magic)).then(|| pyc.to_vec())
-}
-
-/// Keeps `pyc` for `key` in `dir`, whole or not at all (a temporary file
-/// renamed into place). A failure costs a later run a compilation.
-fn store(dir: &Path, key: &str, pyc: &[u8]) {
-    if std::fs::create_dir_all(dir).is_err() || !toolchain::only_ours(dir) {
-        return;
-    }
-    let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
-        return;
-    };
-    let mut bytes = Vec::with_capacity(8 + key.len() + pyc.len());
-    bytes.extend_from_slice(&(key.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(key.as_bytes());
-    bytes.extend_from_slice(pyc);
-    if tmp
-        .write_all(&bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .is_ok()
-    {
-        let _ = tmp.persist(entry_file(dir, key));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,29 +198,8 @@ mod tests {
         assert!(split(&out[..out.len() - 1], 3).is_none(), "cut short");
     }
 
-    #[test]
-    fn an_entry_comes_back_only_for_its_own_key_and_magic() {
-        let dir = tempfile::tempdir().unwrap();
-        let pyc = [&[0xa7, 0x0d, 0x0d, 0x0a][..], &[0u8; 20]].concat();
-        store(dir.path(), "key one", &pyc);
-        assert_eq!(load(dir.path(), "key one", "a70d0d0a"), Some(pyc.clone()));
-        assert_eq!(load(dir.path(), "key two", "a70d0d0a"), None);
-        assert_eq!(load(dir.path(), "key one", "a80d0d0a"), None);
-    }
-
-    #[test]
-    fn an_entry_others_could_write_is_not_used() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let pyc = [&[0xa7, 0x0d, 0x0d, 0x0a][..], &[0u8; 20]].concat();
-        store(dir.path(), "key", &pyc);
-        let file = entry_file(dir.path(), "key");
-        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
-        assert_eq!(load(dir.path(), "key", "a70d0d0a"), None);
-    }
-
     /// Runs `python -I -S -c CODE` in `dir`; its stdout.
-    fn run_in(python: &Python, dir: &Path, code: &str) -> String {
+    fn run_in(python: &Python, dir: &std::path::Path, code: &str) -> String {
         let out = Command::new(&python.executable)
             .args(["-I", "-S", "-c", code])
             .current_dir(dir)
@@ -313,10 +218,7 @@ mod tests {
         let python = crate::runner::setup::resolve_python(None).unwrap();
         const FIRST: Source = ("_bc_probe.py", "print('first')\n");
         const OTHER: Source = ("_bc_other.py", "print('other')\n");
-        let cache = tempfile::tempdir().unwrap();
-        let [Some(first), Some(other)] =
-            for_sources_in(&python, &[FIRST, OTHER], Some(cache.path()))[..]
-        else {
+        let [Some(first), Some(other)] = for_sources(&python, &[FIRST, OTHER])[..] else {
             panic!("no bytecode from {}", python.executable.display());
         };
         assert_eq!(first.module_file.split('/').next(), Some("__pycache__"));
@@ -344,9 +246,6 @@ import _bc_probe";
         write(first.module_file, other.bytes);
         let import = "import sys; sys.path.insert(0, '.'); import _bc_probe";
         assert_eq!(run_in(&python, dir.path(), import), "first");
-        // Both were kept, each under its own key.
-        let kept = std::fs::read_dir(cache.path()).unwrap().count();
-        assert_eq!(kept, 2);
     }
 
     #[test]

@@ -281,7 +281,15 @@ fn spawn_patiently(
         // Never while a program file is being written (see `unix::forking`).
         match unix::forking(|| command.spawn()) {
             Ok(child) => return Ok(child),
-            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && Instant::now() < until => {
+            // EAGAIN: the system refused a new task. ENOEXEC: the
+            // sandbox's init could not become a fresh image (short of
+            // memory, say), so the program did not start beside it.
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(nix::libc::EAGAIN | nix::libc::ENOEXEC)
+                ) && Instant::now() < until =>
+            {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(200));
             }

@@ -61,11 +61,12 @@ pub(super) fn keep(init: Pid, status_read: OwnedFd, status_write: OwnedFd) -> ! 
 /// Init, the namespace's PID 1: becomes a fresh image of salgrade in its
 /// init role (see [`fresh_init_entry`]), which reaps everything until the
 /// program ends, tells the keeper how, and exits, which kills what is left
-/// inside. Where that exec fails (the system short of memory, say), this
-/// copy, which holds salgrade's arguments, environment and heap where the
-/// program could read them in `/proc/1`, tells the program not to start
+/// inside. Where that exec fails (the system short of memory, say), or
+/// salgrade's executable could not be opened for it, this copy, which
+/// holds salgrade's arguments, environment and heap where the program
+/// could read them in `/proc/1`, tells the program not to start
 /// ([`NO_FRESH_INIT`]), then reaps it. (Where no fresh init can be entered
-/// at all, not on glibc, this copy is init, as `docs/security.md` says.)
+/// at all, not on glibc, this copy is init.)
 pub(super) fn init(
     program: Pid,
     status_write: OwnedFd,
@@ -77,16 +78,21 @@ pub(super) fn init(
     close_all_but_these(&mut keep);
     if let Some(exe) = fresh {
         exec_fresh_init(exe, status, program);
-        let _ = nix::unistd::write(&exec_write, &[NO_FRESH_INIT]);
+    }
+    // Here only when no fresh image could be entered: on glibc, where it
+    // can, that is a failure, and the program must not start.
+    if fresh.is_some() || cfg!(all(target_os = "linux", target_env = "gnu")) {
+        while let Err(Errno::EINTR) = nix::unistd::write(&exec_write, &[NO_FRESH_INIT]) {}
     }
     drop(exec_write);
     init_loop(program, status)
 }
 
 /// The byte init writes to the program when it could not become a fresh
-/// image: the program then fails to start (`EAGAIN`, which salgrade's
-/// spawn retries), instead of running beside a copy of salgrade.
-pub(super) const NO_FRESH_INIT: u8 = 1;
+/// image: the program then fails to start (`ENOEXEC`, which salgrade's
+/// spawn retries for a while, then counts as its own failure, never the
+/// student's), instead of running beside a copy of salgrade.
+const NO_FRESH_INIT: u8 = 1;
 
 /// The fd a fresh init writes the program's ending to.
 const FRESH_INIT_STATUS_FD: RawFd = 3;
@@ -144,21 +150,31 @@ fn exec_fresh_init(exe: RawFd, status: RawFd, program: Pid) {
 /// the fresh init cannot be entered (not glibc, which alone passes argv to
 /// the constructor that takes the role) or the executable cannot be opened.
 pub(super) fn init_executable() -> Option<RawFd> {
-    static EXE: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    static EXE: std::sync::OnceLock<OwnedFd> = std::sync::OnceLock::new();
     if !cfg!(all(target_os = "linux", target_env = "gnu")) {
         return None;
     }
-    EXE.get_or_init(|| {
-        nix::fcntl::open(
-            c"/proc/self/exe",
-            OFlag::O_RDONLY | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )
-        .ok()
-    })
-    .as_ref()
-    .map(AsRawFd::as_raw_fd)
+    if let Some(fd) = EXE.get() {
+        return Some(fd.as_raw_fd());
+    }
+    // Not kept when it fails (too many files open, say): the next session
+    // tries again, and this one's init refuses to start the program.
+    let opened = nix::fcntl::open(
+        c"/proc/self/exe",
+        OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    // Far above 3 and 4, where the child puts the protocol's pipes.
+    let high = nix::fcntl::fcntl(&opened, nix::fcntl::FcntlArg::F_DUPFD_CLOEXEC(HIGH_FD)).ok()?;
+    // SAFETY: F_DUPFD_CLOEXEC returned a new descriptor this process owns.
+    let high = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(high) };
+    drop(opened);
+    Some(EXE.get_or_init(|| high).as_raw_fd())
 }
+
+/// The lowest descriptor salgrade's executable is kept at for fresh inits.
+const HIGH_FD: RawFd = 10;
 
 /// Runs before `main` in every process of salgrade's executable (glibc
 /// calls `.init_array` entries with argc, argv and envp): in a fresh init,

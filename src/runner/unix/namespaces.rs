@@ -16,7 +16,7 @@ use nix::unistd::{ForkResult, Gid, Uid, chdir, fork, mkdir, pivot_root, sethostn
 
 use crate::runner::plan::{Access, Plan, Step};
 
-use super::init::{NO_FRESH_INIT, init, keep};
+use super::init::{init, keep};
 
 /// Enters the plan's namespaces and root: called in the keeper, it forks
 /// the namespace's init, which builds the root and forks the program; it
@@ -55,7 +55,7 @@ pub(super) fn enter(plan: &Plan, fresh_init: Option<RawFd>) -> io::Result<()> {
     // The program waits for init's exec: the write end is close-on-exec,
     // so the program reads end-of-file once init is a fresh image (or
     // has exited), never while init is still a copy of salgrade; it reads
-    // `NO_FRESH_INIT` when init could not become one.
+    // a byte when init could not become one.
     let (exec_read, exec_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
     // SAFETY: as above.
     if let ForkResult::Parent { child } = unsafe { fork() }? {
@@ -72,9 +72,11 @@ pub(super) fn enter(plan: &Plan, fresh_init: Option<RawFd>) -> io::Result<()> {
         }
     };
     drop(exec_read);
-    if read == Ok(1) && byte[0] == NO_FRESH_INIT {
-        // Init is still a copy of salgrade: never start beside it.
-        return Err(io::Error::from_raw_os_error(nix::libc::EAGAIN));
+    // Only end-of-file says init is a fresh image (or gone): a byte
+    // (`NO_FRESH_INIT`) or an error, and the program does not start
+    // beside what may still be a copy of salgrade.
+    if read != Ok(0) {
+        return Err(io::Error::from_raw_os_error(nix::libc::ENOEXEC));
     }
     Ok(())
 }
