@@ -11,7 +11,7 @@ use crate::assignment::Assignment;
 use crate::cli::{CaseArgs, RunArgs, SandboxArgs};
 use crate::engine::{self, DeadlinePolicy, Engine};
 use crate::grading::rubric::Rubric;
-use crate::runner::{Language, Limits, RunnerConfig, StudentBudget, cxx, setup};
+use crate::runner::{Harness, Language, Limits, RunnerConfig, StudentBudget, bytecode, cxx, setup};
 
 /// A set-up thread's result; a panic there becomes an error.
 fn joined<T>(r: std::thread::Result<anyhow::Result<T>>) -> anyhow::Result<T> {
@@ -26,10 +26,29 @@ pub(super) fn sandbox_config(
     languages: &[Language],
     quiet: bool,
 ) -> anyhow::Result<RunnerConfig> {
+    sandbox_config_compiling(args, limits, languages, quiet, &[])
+}
+
+/// [`sandbox_config`], compiling `python_files` to bytecode (see
+/// `runner/bytecode.rs`) as soon as the interpreter is known, beside the
+/// rest of the set-up.
+fn sandbox_config_compiling(
+    args: &SandboxArgs,
+    limits: Limits,
+    languages: &[Language],
+    quiet: bool,
+    python_files: &[bytecode::Source],
+) -> anyhow::Result<RunnerConfig> {
     // Each of these starts a program (a pyenv shim alone can take 0.1 s):
     // at once, not one after the other.
     let (python, cxx, chosen) = std::thread::scope(|scope| {
-        let python = scope.spawn(|| setup::resolve_python(args.python.as_deref()));
+        let python = scope.spawn(|| {
+            let python = setup::resolve_python(args.python.as_deref())?;
+            if !python_files.is_empty() {
+                bytecode::for_sources(&python, python_files);
+            }
+            Ok(python)
+        });
         let cxx = languages
             .contains(&Language::Cpp)
             .then(|| scope.spawn(|| cxx::resolve(args.cxx.as_deref())));
@@ -70,8 +89,20 @@ pub(super) fn sandbox_config(
     })
 }
 
-/// The runner for `args`, with the languages to grade.
-fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<RunnerConfig> {
+/// The runner for `args`, with the languages to grade and the harness
+/// Python is graded with (its files are compiled during the set-up).
+fn runner_config(
+    args: &RunArgs,
+    languages: &[Language],
+    python_harness: Option<Harness>,
+) -> anyhow::Result<RunnerConfig> {
+    let bytecode = args.python_bytecode == crate::cli::PythonBytecode::On;
+    let python_files = match python_harness {
+        Some(Harness::Python {
+            support, adapter, ..
+        }) if bytecode => crate::runner::python_files(&support, adapter),
+        _ => Vec::new(),
+    };
     let limits = Limits {
         memory_mb: args.memory_mb,
         cpu_seconds: args.cpu_seconds,
@@ -91,8 +122,8 @@ fn runner_config(args: &RunArgs, languages: &[Language]) -> anyhow::Result<Runne
             wall: Duration::from_secs(args.student_wall_s),
         },
         spare: args.spare == crate::cli::Spare::Auto,
-        bytecode: args.python_bytecode == crate::cli::PythonBytecode::On,
-        ..sandbox_config(&args.sandbox, limits, languages, false)?
+        bytecode,
+        ..sandbox_config_compiling(&args.sandbox, limits, languages, false, &python_files)?
     })
 }
 
@@ -137,9 +168,13 @@ pub(super) fn prepared_engine(
             );
         }
     }
+    let python_harness = languages
+        .contains(&Language::Python)
+        .then(|| assignment.harness(Language::Python))
+        .flatten();
     Engine::new(
         assignment,
-        runner_config(run, languages)?,
+        runner_config(run, languages, python_harness)?,
         case_file,
         rubric,
         policy(run),

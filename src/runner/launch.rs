@@ -3,6 +3,7 @@
 
 use super::cxx;
 use super::session::{RunnerConfig, Session, SessionError, SessionFile};
+use super::{bytecode, lint};
 
 /// The driver's file name inside the session folder.
 pub(super) const DRIVER_NAME: &str = "_salgrade_driver.py";
@@ -10,6 +11,20 @@ pub(super) const DRIVER_PY: &str = include_str!("driver.py");
 /// The module name the assignment's adapter is imported as.
 const ADAPTER_MODULE: &str = "_salgrade_adapter";
 pub(super) const ADAPTER_FILE: &str = "_salgrade_adapter.py";
+
+/// Every file of salgrade's a Python harness's sessions may get, to be
+/// compiled at once (`bytecode.rs`): the course's and shared modules, the
+/// driver, the adapter and the rule checker.
+pub(crate) fn python_files(
+    support: &[bytecode::Source],
+    adapter: &'static str,
+) -> Vec<bytecode::Source> {
+    let mut all = support.to_vec();
+    all.push((DRIVER_NAME, DRIVER_PY));
+    all.push((ADAPTER_FILE, adapter));
+    all.push((lint::CHECKER_NAME, lint::CHECKER_PY));
+    all
+}
 
 /// What every session of a submission starts from.
 pub(super) enum Prepared<'a> {

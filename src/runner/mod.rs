@@ -18,6 +18,7 @@ pub(crate) mod confine;
 pub(crate) mod cxx;
 mod interrupt;
 mod launch;
+pub(crate) use launch::python_files;
 pub(crate) mod lint;
 pub(crate) mod plan;
 pub(crate) mod protocol;

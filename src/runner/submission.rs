@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::budget::{Spending, Tokens};
 use super::bytecode;
 use super::capture::Captured;
-use super::launch::{ADAPTER_FILE, DRIVER_NAME, DRIVER_PY, Prepared, SpareBooter, launch};
+use super::launch::{DRIVER_NAME, Prepared, SpareBooter, launch, python_files};
 use super::lint::{self, LintAsk};
 use super::protocol::{LintRun, Message, Request};
 use super::sandbox::SandboxKind;
@@ -114,22 +114,23 @@ impl<'a> SubmissionRunner<'a> {
                 support,
                 adapter,
             } => {
-                // salgrade's own files, then the student's.
-                let mut ours: Vec<bytecode::Source> = support.clone();
-                ours.push((DRIVER_NAME, DRIVER_PY));
-                ours.push((ADAPTER_FILE, adapter));
+                // salgrade's own files (the rule checker only when it
+                // runs), then the student's. All are compiled at once,
+                // the checker too, so a run compiles once.
+                let all = python_files(support, adapter);
+                let compiled = if cfg.bytecode {
+                    bytecode::for_sources(&cfg.python, &all)
+                } else {
+                    vec![None; all.len()]
+                };
                 if let Some(ask) = lint {
-                    ours.push((lint::CHECKER_NAME, lint::CHECKER_PY));
                     runner.lint = Some(ask.argument(student_file));
                 }
-                let compiled = if cfg.bytecode {
-                    bytecode::for_sources(&cfg.python, &ours)
-                } else {
-                    vec![None; ours.len()]
-                };
+                let used = |name: &str| lint.is_some() || name != lint::CHECKER_NAME;
                 let mut files: Vec<SessionFile<'a>> = Vec::new();
                 let mut driver = DRIVER_NAME;
-                for (&(name, text), pyc) in ours.iter().zip(&compiled) {
+                for (&(name, text), pyc) in all.iter().zip(&compiled).filter(|((n, _), _)| used(n))
+                {
                     files.push(SessionFile::text(name, text.as_bytes()));
                     if let Some(pyc) = pyc {
                         files.push(SessionFile::text(pyc.module_file, pyc.bytes));
