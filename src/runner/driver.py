@@ -84,7 +84,6 @@ class JsonSettings:
     parse_int = int
     parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"),
                       "NaN": float("nan")}.__getitem__
-    memo = None
 
 
 def json_tools():
@@ -234,14 +233,14 @@ def watched_state(namespaces, course):
     # A plain tuple: nothing the student's import can reach could change it.
     # The ids are for `what_changed`; the loop compares the objects held,
     # one by one, by identity (`is not`, in C: no object's own `__eq__`
-    # is ever asked), in flat tuples, each space's length apart.
+    # is ever asked), in flat tuples; the keys, compared first, keep each
+    # space's length apart.
     flat = chain.from_iterable
     return (spaces, tuple(names), classes, tuple(class_names), functions, cells, held,
             tuple(map(tuple, spaces)), tuple(map(tuple, map(map, repeat(id), held[0]))),
             tuple(map(tuple, classes)), tuple(map(len, classes)),
             tuple(map(tuple, map(map, repeat(id), held[1]))),
-            tuple(map(len, spaces)), tuple(flat(held[0])), tuple(flat(held[1])),
-            tuple(flat(held[2])))
+            tuple(flat(held[0])), tuple(flat(held[1])), tuple(flat(held[2])))
 
 
 FUNCTION = type(watched_state)
@@ -310,8 +309,7 @@ def serve(reader, out_fd, adapter, watched):
                                                            str, any)
     get = dict.get
     (spaces, names, classes, class_names, functions, cells, held, keys_before, ids_before,
-     class_keys, class_lens, class_ids, lens_before, values_before, class_before,
-     inner_before) = watched
+     class_keys, class_lens, class_ids, values_before, class_before, inner_before) = watched
     values = methodcaller("values")
     codes, defaults = attrgetter("__code__"), attrgetter("__defaults__")
     kwdefaults, contents = attrgetter("__kwdefaults__"), attrgetter("cell_contents")
@@ -348,7 +346,6 @@ def serve(reader, out_fd, adapter, watched):
                 # The comparison (the same lines as below).
                 if tampered is None:
                     if (tuple_(map_(tuple_, spaces)) != keys_before
-                            or tuple_(map_(len_, spaces)) != lens_before
                             or any_(map_(is_not, flat(map_(values, spaces)), values_before))
                             or any_(map_(is_not, flat(map_(map_, class_gets, class_keys,
                                                            repeat(repeat(absent)))), class_before))
@@ -376,7 +373,6 @@ def serve(reader, out_fd, adapter, watched):
         # The comparison (the same lines as above).
         if tampered is None:
             if (tuple_(map_(tuple_, spaces)) != keys_before
-                    or tuple_(map_(len_, spaces)) != lens_before
                     or any_(map_(is_not, flat(map_(values, spaces)), values_before))
                     or any_(map_(is_not, flat(map_(map_, class_gets, class_keys,
                                                    repeat(repeat(absent)))), class_before))

@@ -261,11 +261,12 @@ enum Beside {
 }
 
 /// Spawns `command`, waiting and retrying while the system refuses a new
-/// task (EAGAIN), for [`SPAWN_PATIENCE`]; a spare, which boots while a case
+/// task (EAGAIN) or the sandbox's init could not become a fresh image
+/// (ENOEXEC), for [`SPAWN_PATIENCE`]; a spare, which boots while a case
 /// runs on the clock, is tried once (a refusal means no spare, never a
-/// wait). A refusal that outlasts the patience while the
+/// wait). An EAGAIN that outlasts the patience while the
 /// slot's cgroup still holds tasks is the student's (their own processes
-/// fill it); otherwise it is the harness's.
+/// fill it); anything else is the harness's.
 fn spawn_patiently(
     command: &mut std::process::Command,
     cgroup: Option<&SlotGroup>,
