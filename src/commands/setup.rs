@@ -31,7 +31,7 @@ pub(super) fn sandbox_config(
 
 /// [`sandbox_config`], compiling `python_files` to bytecode (see
 /// `runner/bytecode.rs`) as soon as the interpreter is known, beside the
-/// rest of the set-up.
+/// rest of the set-up and of the run (students' sessions wait for it).
 fn sandbox_config_compiling(
     args: &SandboxArgs,
     limits: Limits,
@@ -45,7 +45,7 @@ fn sandbox_config_compiling(
         let python = scope.spawn(|| {
             let python = setup::resolve_python(args.python.as_deref())?;
             if !python_files.is_empty() {
-                bytecode::for_sources(&python, python_files);
+                bytecode::start(&python, python_files);
             }
             Ok(python)
         });
@@ -85,7 +85,7 @@ fn sandbox_config_compiling(
         build: cxx::BuildSettings::default(),
         budget: StudentBudget::DEFAULT,
         spare: true,
-        bytecode: true,
+        bytecode: bytecode::Use::Waiting,
     })
 }
 
@@ -96,11 +96,14 @@ fn runner_config(
     languages: &[Language],
     python_harness: Option<Harness>,
 ) -> anyhow::Result<RunnerConfig> {
-    let bytecode = args.python_bytecode == crate::cli::PythonBytecode::On;
+    let bytecode = match args.python_bytecode {
+        crate::cli::PythonBytecode::On => bytecode::Use::Waiting,
+        crate::cli::PythonBytecode::Off => bytecode::Use::Off,
+    };
     let python_files = match python_harness {
         Some(Harness::Python {
             support, adapter, ..
-        }) if bytecode => crate::runner::python_files(&support, adapter),
+        }) if bytecode != bytecode::Use::Off => crate::runner::python_files(&support, adapter),
         _ => Vec::new(),
     };
     let limits = Limits {

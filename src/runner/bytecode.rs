@@ -21,6 +21,12 @@
 //! could be a student's, run by every later session of every later run.
 //! A run compiles them once, about 40 ms; a failure to compile leaves the
 //! sources to be compiled by each session, as before.
+//!
+//! The compile starts as soon as the interpreter is known ([`start`]) and
+//! runs beside the rest of the run: a student's session waits for it
+//! ([`for_sources`]); calibration's sessions, which measure cases and not
+//! starts, take only what is ready ([`if_ready`]) and compile the rest
+//! themselves, so a kept calibration's check overlaps the compile.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -30,6 +36,17 @@ use std::sync::{Mutex, OnceLock};
 
 use super::sandbox::Python;
 use super::unix;
+
+/// Whether a session gets salgrade's Python files as bytecode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// Sources only (`--python-bytecode off`).
+    Off,
+    /// Bytecode, waiting for the run's compile if it is under way.
+    Waiting,
+    /// Bytecode already compiled; sources for the rest, never waiting.
+    IfReady,
+}
 
 /// One of salgrade's Python files: its name in the session folder and its
 /// text.
@@ -53,20 +70,63 @@ fn compiled() -> &'static Mutex<Compiled> {
     COMPILED.get_or_init(Mutex::default)
 }
 
+/// Starts compiling `sources` for `python` on a thread of its own, and
+/// returns once that thread holds the compiled files' lock: a
+/// [`for_sources`] from now on waits for it, an [`if_ready`] does not.
+pub(crate) fn start(python: &Python, sources: &[Source]) {
+    let (python, sources) = (python.clone(), sources.to_vec());
+    let (locked, holding) = std::sync::mpsc::sync_channel(0);
+    let spawned = std::thread::Builder::new()
+        .name("bytecode".to_owned())
+        .spawn(move || {
+            let known = lock();
+            let _ = locked.send(());
+            compile_into(known, &python, &sources);
+        });
+    if spawned.is_ok() {
+        // An error here is the thread's end before it locked (it cannot
+        // panic before): nothing to wait for.
+        let _ = holding.recv();
+    }
+}
+
 /// The `.pyc` of each of `sources` for `python`, in order; `None` where
 /// none could be made (the interpreter keeps no bytecode, is not CPython,
-/// or failed to compile it).
+/// or failed to compile it). Compiles what is missing, after any compile
+/// under way.
 pub(crate) fn for_sources(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
+    compile_into(lock(), python, sources)
+}
+
+/// [`for_sources`], but never waiting: while a compile is under way,
+/// `None` for every file (the session compiles its sources itself).
+pub(crate) fn if_ready(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
+    match compiled().try_lock() {
+        Ok(known) => compile_into(known, python, sources),
+        Err(std::sync::TryLockError::Poisoned(p)) => compile_into(p.into_inner(), python, sources),
+        Err(std::sync::TryLockError::WouldBlock) => vec![None; sources.len()],
+    }
+}
+
+/// The compiled files' lock, held while compiling: slots starting at once
+/// wait for one compiler.
+fn lock() -> std::sync::MutexGuard<'static, Compiled> {
+    compiled()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn compile_into(
+    mut known: std::sync::MutexGuard<'static, Compiled>,
+    python: &Python,
+    sources: &[Source],
+) -> Vec<Option<Pyc>> {
     let (Some(magic), Some(tag)) = (python.magic.as_deref(), python.cache_tag.as_deref()) else {
         return vec![None; sources.len()];
     };
     if python.implementation != "cpython" {
         return vec![None; sources.len()];
     }
-    // Held while compiling: slots starting at once wait for one compiler.
-    let mut known = compiled()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let key_of = |&(name, text): &Source| (python.executable.clone(), name, text);
     let missing: Vec<Source> = sources
         .iter()
@@ -246,6 +306,22 @@ import _bc_probe";
         write(first.module_file, other.bytes);
         let import = "import sys; sys.path.insert(0, '.'); import _bc_probe";
         assert_eq!(run_in(&python, dir.path(), import), "first");
+    }
+
+    #[test]
+    fn if_ready_never_waits_for_a_compile_under_way() {
+        let python = crate::runner::setup::resolve_python(None).unwrap();
+        const LATE: Source = ("_bc_late.py", "x = 1\n");
+        // The lock held as a compile under way holds it.
+        let held = lock();
+        let asked = std::thread::scope(|s| s.spawn(|| if_ready(&python, &[LATE])).join());
+        drop(held);
+        assert!(
+            matches!(asked.unwrap()[..], [None]),
+            "nothing compiled while the lock is held"
+        );
+        // Free, it compiles what is missing, as `for_sources` does.
+        assert!(if_ready(&python, &[LATE])[0].is_some());
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub(crate) fn lint_source(
     ];
     // The checker from its bytecode, as a grading session loads it.
     let mut script = CHECKER_NAME;
-    if cfg.bytecode {
+    if cfg.bytecode != super::bytecode::Use::Off {
         if let [Some(pyc)] =
             super::bytecode::for_sources(&cfg.python, &[(CHECKER_NAME, CHECKER_PY)])[..]
         {

@@ -152,8 +152,15 @@ pub(crate) fn run_solution(
     order: &[usize],
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
+    // Calibration measures cases, not starts: its sessions never wait for
+    // the run's compile of salgrade's Python files (the first ones, which
+    // start beside it, compile their own files as before).
     let cfg = RunnerConfig {
         budget: StudentBudget::UNLIMITED,
+        bytecode: match cfg.bytecode {
+            bytecode::Use::Waiting => bytecode::Use::IfReady,
+            other => other,
+        },
         ..cfg.clone()
     };
     let mut runner = SubmissionRunner::new(&cfg, harness, source, slot, None)?;

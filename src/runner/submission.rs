@@ -118,10 +118,10 @@ impl<'a> SubmissionRunner<'a> {
                 // runs), then the student's. All are compiled at once,
                 // the checker too, so a run compiles once.
                 let all = python_files(support, adapter);
-                let compiled = if cfg.bytecode {
-                    bytecode::for_sources(&cfg.python, &all)
-                } else {
-                    vec![None; all.len()]
+                let compiled = match cfg.bytecode {
+                    bytecode::Use::Waiting => bytecode::for_sources(&cfg.python, &all),
+                    bytecode::Use::IfReady => bytecode::if_ready(&cfg.python, &all),
+                    bytecode::Use::Off => vec![None; all.len()],
                 };
                 if let Some(ask) = lint {
                     runner.lint = Some(ask.argument(student_file));

@@ -144,8 +144,9 @@ pub(crate) struct RunnerConfig {
     /// Whether a failing submission's next process starts ahead.
     pub spare: bool,
     /// Whether sessions get salgrade's own Python files as bytecode
-    /// compiled once (`bytecode.rs`), not only as sources.
-    pub bytecode: bool,
+    /// compiled once (`bytecode.rs`), not only as sources, and whether a
+    /// session waits for the run's compile to end.
+    pub bytecode: super::bytecode::Use,
 }
 
 impl RunnerConfig {
