@@ -304,7 +304,12 @@ fn piped_filters() -> Option<([std::os::fd::OwnedFd; 2], Vec<String>)> {
         std::fs::File::from(write)
             .write_all(&super::syscalls::bytes(program))
             .ok()?;
-        ends.push(read);
+        // At 10 or above, as the protocol's pipes are: a read end on 3 to
+        // 6 would be overwritten in the child by the `dup2`s that put the
+        // protocol on 3 and 4 and the filters on 5 and up, and bubblewrap
+        // would read a protocol pipe for its filter ("Can't read seccomp
+        // data: Bad file descriptor"), as it once did in a test.
+        ends.push(super::unix::lift_fd(read).ok()?);
         args.push("--add-seccomp-fd".to_owned());
         args.push((super::unix::CHILD_FILTER_FD + i as i32).to_string());
     }
@@ -561,5 +566,24 @@ fn probe_namespaces() -> Result<(), String> {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("a probe in namespaces ended with {s}")),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bubblewraps_filters_sit_above_the_descriptors_the_child_fills() {
+        use std::os::fd::AsRawFd;
+        let Some((ends, args)) = super::piped_filters() else {
+            return; // no filter on this architecture
+        };
+        for end in &ends {
+            assert!(
+                end.as_raw_fd() >= 10,
+                "{} would be overwritten",
+                end.as_raw_fd()
+            );
+        }
+        assert_eq!(args, ["--add-seccomp-fd", "5", "--add-seccomp-fd", "6"]);
     }
 }
