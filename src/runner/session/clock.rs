@@ -1,16 +1,35 @@
 //! A session's CPU clock: the CPU time the student's program has used, read
-//! from its session cgroup or from its own `/proc/PID/schedstat`.
+//! from its session cgroup or from its own `/proc/PID/schedstat`, and, where
+//! the kernel gives it, from the program's own process CPU clock.
 
+use std::os::fd::OwnedFd;
 use std::time::Duration;
 
+use nix::time::ClockId;
+
 use crate::runner::cgroup::{CpuFormat, SessionGroup};
+use crate::runner::unix;
 
 /// The CPU time the student's program has used, from a file kept open and
 /// read from the start each time: its session cgroup's (every thread and
 /// child of the session counted, the ones that exited too), or, without
 /// one, the program's own `/proc/PID/schedstat` (its main thread only;
 /// nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
-pub(super) struct CpuClock(std::fs::File, ClockKind);
+///
+/// Both of those are brought up to date by the scheduler only at its tick
+/// (every 4 ms at `HZ=250`) while the program runs, so a loop's reading
+/// lags by up to a tick. The program's own process clock
+/// (`clock_getcpuclockid`: every thread of the process, not its
+/// children) is read up to the moment: where it is known, a call's CPU
+/// time is the larger of the two clocks' counts, each the CPU time of
+/// some of what the session ran (never more than all of it), so the
+/// reading is never ahead of the truth and a loop is stopped at its
+/// deadline rather than a tick after it.
+pub(super) struct CpuClock {
+    file: std::fs::File,
+    kind: ClockKind,
+    program: Option<ProgramClock>,
+}
 
 #[derive(Clone, Copy)]
 enum ClockKind {
@@ -18,12 +37,41 @@ enum ClockKind {
     Cgroup(CpuFormat),
 }
 
+/// The program's process CPU clock, and its pidfd: a reading is used only
+/// while the process has not exited, so a pid used again after it is never
+/// read in its place.
+struct ProgramClock {
+    clock: ClockId,
+    alive: OwnedFd,
+}
+
+/// One reading of a [`CpuClock`]: the whole clock's count, and the
+/// program's own where it was read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CpuReading {
+    pub total: Duration,
+    program: Option<Duration>,
+}
+
+impl CpuReading {
+    /// The CPU time used since `start`: the larger of each clock's count
+    /// since its own reading at `start`.
+    pub(crate) fn since(&self, start: &CpuReading) -> Duration {
+        let total = self.total.saturating_sub(start.total);
+        match (self.program, start.program) {
+            (Some(now), Some(then)) => total.max(now.saturating_sub(then)),
+            _ => total,
+        }
+    }
+}
+
 impl CpuClock {
     /// The clock of the program `depth` levels below `pid` (the sandbox's
     /// own processes first: bubblewrap's two, or the keeper and init of
     /// salgrade's namespaces).
-    /// Also returns the processes passed on the way down.
-    pub(super) fn find(pid: u32, depth: usize) -> Option<(CpuClock, Vec<i32>)> {
+    /// Also returns the program's pid and the processes passed on the way
+    /// down.
+    pub(super) fn find(pid: u32, depth: usize) -> Option<(CpuClock, u32, Vec<i32>)> {
         let mut here = pid;
         let mut inner = Vec::new();
         for level in 0..depth {
@@ -34,26 +82,136 @@ impl CpuClock {
                 inner.push(here as i32);
             }
         }
-        let clock = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
-        Some((CpuClock(clock, ClockKind::Schedstat), inner))
+        let file = std::fs::File::open(format!("/proc/{here}/schedstat")).ok()?;
+        let clock = CpuClock {
+            file,
+            kind: ClockKind::Schedstat,
+            program: None,
+        };
+        Some((clock, here, inner))
     }
 
     pub(super) fn of_group(group: &SessionGroup) -> Option<CpuClock> {
         let (file, format) = group.cpu_file()?;
-        Some(CpuClock(file, ClockKind::Cgroup(format)))
+        Some(CpuClock {
+            file,
+            kind: ClockKind::Cgroup(format),
+            program: None,
+        })
     }
 
-    pub(super) fn read(&self) -> Option<Duration> {
+    /// Also reads the process CPU clock of the program `pid`, where the
+    /// kernel gives it.
+    pub(super) fn with_program(mut self, pid: u32) -> CpuClock {
+        let pid = i32::try_from(pid).ok();
+        self.program = pid.and_then(|pid| {
+            let alive = unix::pidfd(pid)?;
+            let clock = nix::time::clock_getcpuclockid(nix::unistd::Pid::from_raw(pid)).ok()?;
+            Some(ProgramClock { clock, alive })
+        });
+        self
+    }
+
+    pub(super) fn read(&self) -> Option<CpuReading> {
         use std::os::unix::fs::FileExt;
         let mut buf = [0u8; 512];
-        let n = self.0.read_at(&mut buf, 0).ok()?;
+        let n = self.file.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(&buf[..n]).ok()?;
-        match self.1 {
+        let total = match self.kind {
             ClockKind::Schedstat => {
                 let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-                Some(Duration::from_nanos(ns))
+                Duration::from_nanos(ns)
             }
-            ClockKind::Cgroup(format) => format.parse(text),
+            ClockKind::Cgroup(format) => format.parse(text)?,
+        };
+        let program = self.program.as_ref().and_then(ProgramClock::read);
+        Some(CpuReading { total, program })
+    }
+}
+
+impl ProgramClock {
+    /// The clock, read while the process is still there (its pidfd not yet
+    /// readable, checked after the reading).
+    fn read(&self) -> Option<Duration> {
+        let time = nix::time::clock_gettime(self.clock).ok()?;
+        if !unix::still_running(&self.alive) {
+            return None;
         }
+        let nanos = u64::try_from(time.tv_sec())
+            .ok()?
+            .checked_mul(1_000_000_000)?;
+        Some(Duration::from_nanos(
+            nanos.checked_add(u64::try_from(time.tv_nsec()).ok()?)?,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(total_ms: u64, program_ms: Option<u64>) -> CpuReading {
+        CpuReading {
+            total: Duration::from_millis(total_ms),
+            program: program_ms.map(Duration::from_millis),
+        }
+    }
+
+    #[test]
+    fn a_calls_time_is_the_larger_count_each_against_its_own_start() {
+        // The cgroup's count lags a tick behind the program's own clock.
+        let start = reading(100, Some(40));
+        assert_eq!(
+            reading(146, Some(90)).since(&start),
+            Duration::from_millis(50)
+        );
+        // Children the program's clock does not see: the total decides.
+        assert_eq!(
+            reading(180, Some(45)).since(&start),
+            Duration::from_millis(80)
+        );
+        // A clock missing at either end: the total alone, never one
+        // clock's count against the other's.
+        assert_eq!(reading(146, None).since(&start), Duration::from_millis(46));
+        assert_eq!(
+            reading(146, Some(90)).since(&reading(100, None)),
+            Duration::from_millis(46)
+        );
+    }
+
+    fn schedstat_of_self() -> CpuClock {
+        CpuClock {
+            file: std::fs::File::open("/proc/thread-self/schedstat").unwrap(),
+            kind: ClockKind::Schedstat,
+            program: None,
+        }
+    }
+
+    #[test]
+    fn the_programs_own_clock_counts_up_to_the_moment() {
+        let clock = schedstat_of_self().with_program(std::process::id());
+        let before = clock.read().unwrap();
+        assert!(before.program.is_some(), "this process's clock is readable");
+        let spent = std::time::Instant::now();
+        let mut x = 0u64;
+        while spent.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let after = clock.read().unwrap();
+        // This thread ran the loop: the process clock counted at least the
+        // part of it this thread was on a processor, up to this reading.
+        let thread = after.total.saturating_sub(before.total);
+        let program = after.program.unwrap() - before.program.unwrap();
+        assert!(program >= thread, "{program:?} < {thread:?}");
+        assert!(after.since(&before) >= thread);
+    }
+
+    #[test]
+    fn an_exited_programs_clock_is_never_read() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let clock = schedstat_of_self().with_program(child.id());
+        let _ = child.wait();
+        let reading = clock.read().unwrap();
+        assert_eq!(reading.program, None);
     }
 }

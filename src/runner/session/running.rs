@@ -5,7 +5,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use super::clock::CpuClock;
+use super::clock::{CpuClock, CpuReading};
 use super::{CallEnd, Event, RunToEnd, RunnerConfig, Session, SessionError, SessionFile, Started};
 use crate::outcome::Death;
 use crate::runner::Deadline;
@@ -18,11 +18,14 @@ use crate::runner::unix;
 /// A request on its way: when it was sent, and the program's CPU clock then.
 pub(crate) struct Sent {
     start: Instant,
-    cpu_start: Option<Duration>,
+    cpu_start: Option<CpuReading>,
 }
 
-/// The shortest wait between two readings of a program's CPU clock.
-const MIN_WAIT: Duration = Duration::from_millis(2);
+/// The shortest wait between two readings of a program's CPU clock (the
+/// program's own clock is read up to the moment; a cgroup's or
+/// schedstat's alone may lag by a scheduler tick, and is then read a few
+/// times more).
+const MIN_WAIT: Duration = Duration::from_micros(250);
 /// The length of an answer line beyond [`ANSWER_PER_BYTE`] times its
 /// request's: a raised error's capped strings, and a wrong list of up to
 /// about 65,000 squares each with a snake or ladder, whatever the input.
@@ -91,8 +94,10 @@ impl Session {
                         SandboxKind::None | SandboxKind::Rlimit => 0,
                         SandboxKind::Namespaces | SandboxKind::Bwrap => 2,
                     };
-                    if let Some((clock, inner)) = CpuClock::find(session.child.id(), depth) {
-                        session.cpu.get_or_insert(clock);
+                    if let Some((clock, program, inner)) = CpuClock::find(session.child.id(), depth)
+                    {
+                        let clock = session.cpu.take().unwrap_or(clock);
+                        session.cpu = Some(clock.with_program(program));
                         session.inner_exits =
                             inner.iter().filter_map(|&p| unix::pidfd(p)).collect();
                         session.inner = inner;
@@ -201,7 +206,7 @@ impl Session {
         let Sent { start, cpu_start } = sent;
         let used = |session: &Session| {
             let now = session.cpu.as_ref().and_then(CpuClock::read)?;
-            Some(now.saturating_sub(cpu_start?))
+            Some(now.since(&cpu_start?))
         };
         // A single-threaded program cannot use CPU time faster than wall
         // time, so waiting for the CPU time left never waits past it by
@@ -321,7 +326,7 @@ impl Session {
         }
         self.finished = true;
         self.requests = None;
-        self.cpu_at_end = self.cpu.as_ref().and_then(CpuClock::read);
+        self.cpu_at_end = self.cpu.as_ref().and_then(CpuClock::read).map(|r| r.total);
         // The cgroup first, while every process is still listed in it: one
         // killed by the group kill would leave the list before it is read,
         // and kill_all reaps only the orphans it saw.
@@ -366,7 +371,7 @@ impl Session {
         let now = if self.finished {
             self.cpu_at_end
         } else {
-            self.cpu.as_ref().and_then(CpuClock::read)
+            self.cpu.as_ref().and_then(CpuClock::read).map(|r| r.total)
         };
         now.unwrap_or_default()
     }

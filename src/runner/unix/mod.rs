@@ -319,6 +319,15 @@ pub(crate) fn pidfd(pid: i32) -> Option<OwnedFd> {
     Some(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// Whether the process behind `pidfd` has not exited yet (its pidfd is
+/// readable from its exit on).
+pub(crate) fn still_running(pidfd: &OwnedFd) -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let mut fds = [PollFd::new(pidfd.as_fd(), PollFlags::POLLIN)];
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(0))
+}
+
 /// Waits until the processes behind `pidfds` have exited, for at most
 /// `patience` in all: woken by the kernel at the exit, rather than polling
 /// (a PID namespace's init exits only once everything in its namespace
