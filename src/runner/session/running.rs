@@ -22,10 +22,9 @@ pub(crate) struct Sent {
 }
 
 /// The shortest wait between two readings of a program's CPU clock (the
-/// program's own clock is read up to the moment; a cgroup's or
-/// schedstat's alone may lag by a scheduler tick, and is then read a few
-/// times more).
-const MIN_WAIT: Duration = Duration::from_micros(250);
+/// clocks of a running program move at the scheduler's tick, 4 ms at
+/// `HZ=250`: reading more often finds nothing new).
+const MIN_WAIT: Duration = Duration::from_millis(2);
 /// The length of an answer line beyond [`ANSWER_PER_BYTE`] times its
 /// request's: a raised error's capped strings, and a wrong list of up to
 /// about 65,000 squares each with a snake or ladder, whatever the input.
