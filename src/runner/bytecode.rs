@@ -26,7 +26,9 @@
 //! runs beside the rest of the run: a student's session waits for it
 //! ([`for_sources`]); calibration's sessions, which measure cases and not
 //! starts, take only what is ready ([`if_ready`]) and compile the rest
-//! themselves, so a kept calibration's check overlaps the compile.
+//! themselves, so a kept calibration's check starts beside the compile;
+//! its cases, which are measured, wait until the compile is done
+//! ([`settled`]), so no measurement shares the processor with it.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -106,6 +108,11 @@ pub(crate) fn if_ready(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> 
         Err(std::sync::TryLockError::Poisoned(p)) => compile_into(p.into_inner(), python, sources),
         Err(std::sync::TryLockError::WouldBlock) => vec![None; sources.len()],
     }
+}
+
+/// Returns once no compile is under way.
+pub(crate) fn settled() {
+    drop(lock());
 }
 
 /// The compiled files' lock, held while compiling: slots starting at once

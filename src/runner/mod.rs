@@ -164,6 +164,10 @@ pub(crate) fn run_solution(
         ..cfg.clone()
     };
     let mut runner = SubmissionRunner::new(&cfg, harness, source, slot, None)?;
+    // The session starts beside the compile; its cases, which are
+    // measured, never run beside it.
+    runner.start_now()?;
+    bytecode::settled();
     let outcomes = runner.run_all(cases, deadlines, order)?;
     let (_, stderr) = runner.finish();
     Ok(SubmissionRun { outcomes, stderr })

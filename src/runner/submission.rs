@@ -320,6 +320,15 @@ impl<'a> SubmissionRunner<'a> {
         })
     }
 
+    /// Starts the first session now, before any case is asked (its
+    /// problem, if it cannot start, is what every case then gets).
+    pub(crate) fn start_now(&mut self) -> Result<(), SessionError> {
+        if self.broken.is_none() {
+            self.ensure_started()?;
+        }
+        Ok(())
+    }
+
     /// Starts a session when none runs; the problem, when none can.
     fn ensure_started(&mut self) -> Result<Option<ImportProblem>, SessionError> {
         if self.current.is_none() {
