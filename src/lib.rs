@@ -52,6 +52,7 @@ const SETUP_ERROR: u8 = 2;
 /// exit code: 0 all passed, 1 something failed, 2 usage or setup error.
 pub fn run() -> ExitCode {
     runner::unix::bound_the_allocator();
+    runner::unix::reserve_low_fds();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

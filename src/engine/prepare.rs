@@ -107,6 +107,10 @@ impl Engine {
                 .collect();
             calibrated.insert(language, Calibrated { harness, deadlines });
         }
+        // No student's code runs beside the compile of salgrade's Python
+        // files: a Python student's session waits for it anyway, a C++
+        // student's would not (a kept calibration may run nothing).
+        runner::bytecode::settled();
         Ok(Engine {
             assignment,
             runner,

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use super::sandbox::Python;
@@ -76,21 +77,34 @@ fn compiled() -> &'static Mutex<Compiled> {
 /// returns once that thread holds the compiled files' lock: a
 /// [`for_sources`] from now on waits for it, an [`if_ready`] does not.
 pub(crate) fn start(python: &Python, sources: &[Source]) {
+    /// Says the compile is over when its thread ends, however it ends.
+    struct Over;
+    impl Drop for Over {
+        fn drop(&mut self) {
+            COMPILING.store(false, Ordering::SeqCst);
+        }
+    }
     let (python, sources) = (python.clone(), sources.to_vec());
     let (locked, holding) = std::sync::mpsc::sync_channel(0);
+    COMPILING.store(true, Ordering::SeqCst);
     let spawned = std::thread::Builder::new()
         .name("bytecode".to_owned())
         .spawn(move || {
+            let _over = Over;
             let known = lock();
             let _ = locked.send(());
             compile_into(known, &python, &sources);
         });
-    if spawned.is_ok() {
+    match spawned {
         // An error here is the thread's end before it locked (it cannot
         // panic before): nothing to wait for.
-        let _ = holding.recv();
+        Ok(_) => drop(holding.recv()),
+        Err(_) => COMPILING.store(false, Ordering::SeqCst),
     }
 }
+
+/// Whether the compile [`start`] began is under way.
+static COMPILING: AtomicBool = AtomicBool::new(false);
 
 /// The `.pyc` of each of `sources` for `python`, in order; `None` where
 /// none could be made (the interpreter keeps no bytecode, is not CPython,
@@ -100,14 +114,15 @@ pub(crate) fn for_sources(python: &Python, sources: &[Source]) -> Vec<Option<Pyc
     compile_into(lock(), python, sources)
 }
 
-/// [`for_sources`], but never waiting: while a compile is under way,
-/// `None` for every file (the session compiles its sources itself).
+/// [`for_sources`], but never waiting for the compile [`start`] began:
+/// while it is under way, `None` for every file (the session compiles its
+/// sources itself). Otherwise the lock is held only for a lookup (or a
+/// compile of what is missing), which it waits for.
 pub(crate) fn if_ready(python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
-    match compiled().try_lock() {
-        Ok(known) => compile_into(known, python, sources),
-        Err(std::sync::TryLockError::Poisoned(p)) => compile_into(p.into_inner(), python, sources),
-        Err(std::sync::TryLockError::WouldBlock) => vec![None; sources.len()],
+    if COMPILING.load(Ordering::SeqCst) {
+        return vec![None; sources.len()];
     }
+    for_sources(python, sources)
 }
 
 /// Returns once no compile is under way.
@@ -318,16 +333,22 @@ import _bc_probe";
     #[test]
     fn if_ready_never_waits_for_a_compile_under_way() {
         let python = crate::runner::setup::resolve_python(None).unwrap();
+        if python.cache_tag.is_none() || python.implementation != "cpython" {
+            return; // this interpreter keeps no bytecode
+        }
         const LATE: Source = ("_bc_late.py", "x = 1\n");
-        // The lock held as a compile under way holds it.
+        // A compile under way, as `start`'s thread holds it.
         let held = lock();
+        COMPILING.store(true, Ordering::SeqCst);
         let asked = std::thread::scope(|s| s.spawn(|| if_ready(&python, &[LATE])).join());
+        COMPILING.store(false, Ordering::SeqCst);
         drop(held);
         assert!(
             matches!(asked.unwrap()[..], [None]),
-            "nothing compiled while the lock is held"
+            "nothing compiled while the compile is under way"
         );
-        // Free, it compiles what is missing, as `for_sources` does.
+        // Once it is over, it compiles what is missing, as `for_sources`
+        // does (waiting for a lookup another test holds the lock for).
         assert!(if_ready(&python, &[LATE])[0].is_some());
     }
 

@@ -153,8 +153,8 @@ pub(crate) fn run_solution(
     slot: usize,
 ) -> Result<SubmissionRun, SessionError> {
     // Calibration measures cases, not starts: its sessions never wait for
-    // the run's compile of salgrade's Python files (the first ones, which
-    // start beside it, compile their own files as before).
+    // the run's compile of salgrade's Python files (a solution made while
+    // the compile is under way runs from its sources, as before bytecode).
     let cfg = RunnerConfig {
         budget: StudentBudget::UNLIMITED,
         bytecode: match cfg.bytecode {
@@ -166,8 +166,10 @@ pub(crate) fn run_solution(
     let mut runner = SubmissionRunner::new(&cfg, harness, source, slot, None)?;
     // The session starts beside the compile; its cases, which are
     // measured, never run beside it.
-    runner.start_now()?;
-    bytecode::settled();
+    if !cases.is_empty() {
+        runner.start_now()?;
+        bytecode::settled();
+    }
     let outcomes = runner.run_all(cases, deadlines, order)?;
     let (_, stderr) = runner.finish();
     Ok(SubmissionRun { outcomes, stderr })

@@ -178,13 +178,15 @@ pub(crate) struct Launch {
     pub filter_pipes: Vec<std::os::fd::OwnedFd>,
 }
 
+/// How `program` starts under `kind`. `Err`: bubblewrap's filters could
+/// not be handed to it (never a start without them).
 pub(crate) fn launch(
     kind: SandboxKind,
     program: &Program<'_>,
     dir: &Path,
     slot: usize,
     uid_base: u32,
-) -> Launch {
+) -> std::io::Result<Launch> {
     let uid = uid_base + slot as u32;
     let identity = program
         .drop_privileges
@@ -203,7 +205,7 @@ pub(crate) fn launch(
         command
     };
     let limits = Some(program.limits.child_limits());
-    match kind {
+    Ok(match kind {
         SandboxKind::None => Launch {
             command: plain(&outside),
             limits: None,
@@ -226,8 +228,8 @@ pub(crate) fn launch(
             let command = plain(&confine::inside_executable(program.executable));
             namespaces(command, program, dir, limits, identity)
         }
-        SandboxKind::Bwrap => bwrap(program, dir, uid, limits, identity),
-    }
+        SandboxKind::Bwrap => bwrap(program, dir, uid, limits, identity)?,
+    })
 }
 
 /// The `namespaces` backend: `command` run in fresh namespaces under the
@@ -275,9 +277,11 @@ fn installed_filters() -> ChildFilters {
 
 /// The run's filters for bubblewrap: its arguments added to `command`,
 /// and the pipes they are read from.
-fn bwrap_filters(command: &mut Command) -> (ChildFilters, Vec<std::os::fd::OwnedFd>) {
+fn bwrap_filters(
+    command: &mut Command,
+) -> std::io::Result<(ChildFilters, Vec<std::os::fd::OwnedFd>)> {
     use std::os::fd::AsRawFd;
-    match piped_filters() {
+    Ok(match piped_filters()? {
         Some((pipes, args)) => {
             command.args(args);
             (
@@ -286,34 +290,39 @@ fn bwrap_filters(command: &mut Command) -> (ChildFilters, Vec<std::os::fd::Owned
             )
         }
         None => (ChildFilters::None, Vec::new()),
-    }
+    })
 }
 
-/// The run's filters in pipes, for bubblewrap (`--add-seccomp-fd`), which
-/// installs them after it has built its namespaces: the read ends, and
-/// the arguments that name the descriptors the child finds them on.
-fn piped_filters() -> Option<([std::os::fd::OwnedFd; 2], Vec<String>)> {
+/// The run's filters in pipes for bubblewrap (`--add-seccomp-fd`): the read
+/// ends, and the arguments naming the descriptors the child finds them on.
+/// `Ok(None)` only where no filter exists here; a pipe that cannot be made
+/// is an error, never a start without filters.
+type Piped = ([std::os::fd::OwnedFd; 2], Vec<String>);
+fn piped_filters() -> std::io::Result<Option<Piped>> {
     use std::io::Write;
-    let programs = super::syscalls::filters()?;
+    let Some(programs) = super::syscalls::filters() else {
+        return Ok(None);
+    };
     let mut ends = Vec::new();
     let mut args = Vec::new();
     for (i, program) in programs.iter().enumerate() {
-        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).ok()?;
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         // A few hundred bytes: far below a pipe's buffer, so this never
         // blocks, and the writer is closed before the child reads.
-        std::fs::File::from(write)
-            .write_all(&super::syscalls::bytes(program))
-            .ok()?;
+        std::fs::File::from(write).write_all(&super::syscalls::bytes(program))?;
         // At 10 or above, as the protocol's pipes are: a read end on 3 to
         // 6 would be overwritten in the child by the `dup2`s that put the
         // protocol on 3 and 4 and the filters on 5 and up, and bubblewrap
         // would read a protocol pipe for its filter ("Can't read seccomp
         // data: Bad file descriptor"), as it once did in a test.
-        ends.push(super::unix::lift_fd(read).ok()?);
+        ends.push(super::unix::lift_fd(read)?);
         args.push("--add-seccomp-fd".to_owned());
         args.push((super::unix::CHILD_FILTER_FD + i as i32).to_string());
     }
-    Some((ends.try_into().ok()?, args))
+    let ends: [std::os::fd::OwnedFd; 2] = ends
+        .try_into()
+        .map_err(|_| std::io::Error::other("salgrade's filters are not two programs"))?;
+    Ok(Some((ends, args)))
 }
 
 /// The `bwrap` backend: bubblewrap runs the program as the slot's `uid`.
@@ -323,11 +332,11 @@ fn bwrap(
     uid: u32,
     limits: Option<ChildLimits>,
     identity: Option<Identity>,
-) -> Launch {
+) -> std::io::Result<Launch> {
     let mut command = Command::new("bwrap");
     command.env_clear().envs(ENV.iter().copied());
     command.args(["--unshare-all", "--die-with-parent", "--new-session"]);
-    let (filters, filter_pipes) = bwrap_filters(&mut command);
+    let (filters, filter_pipes) = bwrap_filters(&mut command)?;
     command.args(["--uid", &uid.to_string(), "--gid", &uid.to_string()]);
     for sys_dir in [
         "/usr",
@@ -380,7 +389,7 @@ fn bwrap(
     command.args(&program.args);
     // As root, bubblewrap itself starts as the slot's uid (it then
     // needs unprivileged user namespaces, checked by `can_drop`).
-    Launch {
+    Ok(Launch {
         command,
         limits,
         identity,
@@ -388,7 +397,7 @@ fn bwrap(
         confine: None,
         filters,
         filter_pipes,
-    }
+    })
 }
 
 impl Python {
@@ -539,7 +548,8 @@ fn probe_namespaces() -> Result<(), String> {
         dir.path(),
         0,
         SANDBOX_UID_BASE,
-    );
+    )
+    .map_err(|e| format!("cannot prepare the probe: {e}"))?;
     if let Some(id) = launch.identity {
         let _ = std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid));
     }
@@ -574,7 +584,7 @@ mod tests {
     #[test]
     fn bubblewraps_filters_sit_above_the_descriptors_the_child_fills() {
         use std::os::fd::AsRawFd;
-        let Some((ends, args)) = super::piped_filters() else {
+        let Some((ends, args)) = super::piped_filters().unwrap() else {
             return; // no filter on this architecture
         };
         for end in &ends {

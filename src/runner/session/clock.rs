@@ -103,9 +103,14 @@ impl CpuClock {
         })
     }
 
-    /// Also reads the process CPU clock of the program `pid`, where the
-    /// kernel gives it.
+    /// Also reads the process CPU clock of the program `pid` (a pid as
+    /// `/proc` numbers it), where the kernel gives it and `/proc` numbers
+    /// processes as salgrade's own calls do: in a PID namespace whose
+    /// `/proc` is another's, the number could name another process.
     pub(super) fn with_program(mut self, pid: u32) -> CpuClock {
+        if !proc_is_ours() {
+            return self;
+        }
         let pid = i32::try_from(pid).ok();
         self.program = pid.and_then(|pid| {
             let alive = unix::pidfd(pid)?;
@@ -130,6 +135,18 @@ impl CpuClock {
         let program = self.program.as_ref().and_then(ProgramClock::read);
         Some(CpuReading { total, program })
     }
+}
+
+/// Whether `/proc` numbers processes in salgrade's own PID namespace
+/// (`/proc/self` names this process by the number it knows itself by).
+fn proc_is_ours() -> bool {
+    static OURS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OURS.get_or_init(|| {
+        std::fs::read_link("/proc/self")
+            .ok()
+            .and_then(|p| p.to_str()?.parse::<u32>().ok())
+            == Some(std::process::id())
+    })
 }
 
 impl ProgramClock {

@@ -65,7 +65,8 @@ impl Session {
         let dir = session_folder(files)?;
         let (req_read, req_write) = pipe()?;
         let (resp_read, resp_write) = pipe()?;
-        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot, cfg.uids.base);
+        let mut launch = sandbox::launch(cfg.sandbox, program, dir.path(), slot, cfg.uids.base)
+            .map_err(SessionError::Pipe)?;
         let Groups {
             cgroup,
             cpu_group,

@@ -442,6 +442,27 @@ pub(crate) fn bound_the_allocator() {
     }
 }
 
+/// Takes descriptors 3 to 9 for the whole run (`/dev/null`, close-on-exec),
+/// so that no pipe or file of salgrade's is ever given one of them: a child
+/// has the protocol put on 3 and 4 and bubblewrap's filters on 5 and up by
+/// `dup2`, which would overwrite a descriptor of salgrade's there (std's own
+/// exec-error pipe among them). Those already open are left as they are.
+pub(crate) fn reserve_low_fds() {
+    use nix::fcntl::{OFlag, open};
+    use nix::sys::stat::Mode;
+    while let Ok(fd) = open(
+        "/dev/null",
+        OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    ) {
+        if fd.as_raw_fd() >= 10 {
+            break; // closed here
+        }
+        // Held until the process ends.
+        let _ = fd.into_raw_fd();
+    }
+}
+
 /// Whether this process runs as root (and so RLIMIT_NPROC would not bind it).
 pub(crate) fn is_root() -> bool {
     Uid::effective().is_root()
@@ -521,6 +542,14 @@ mod tests {
     /// Threads that each write a program and run it at once, while the
     /// others fork children that linger before their exec, never meet
     /// "Text file busy".
+    #[test]
+    fn once_reserved_no_new_descriptor_is_one_a_child_fills() {
+        use std::os::fd::AsRawFd;
+        super::reserve_low_fds();
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
+        assert!(read.as_raw_fd() >= 10 && write.as_raw_fd() >= 10);
+    }
+
     #[test]
     fn a_program_just_written_never_meets_text_file_busy() {
         // Padded, so that writing it takes long enough for other threads'
