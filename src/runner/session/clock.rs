@@ -52,11 +52,18 @@ struct ProgramClock {
 /// program's own where it was read.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CpuReading {
-    pub total: Duration,
+    total: Duration,
     program: Option<Duration>,
 }
 
 impl CpuReading {
+    /// All the CPU time the session is known to have used: the larger of
+    /// the two clocks' counts (each from its own start, neither more than
+    /// the session used).
+    pub(crate) fn whole(&self) -> Duration {
+        self.program.map_or(self.total, |p| self.total.max(p))
+    }
+
     /// The CPU time used since `start`: the larger of each clock's count
     /// since its own reading at `start`.
     pub(crate) fn since(&self, start: &CpuReading) -> Duration {
@@ -197,6 +204,10 @@ mod tests {
             reading(146, Some(90)).since(&reading(100, None)),
             Duration::from_millis(46)
         );
+        // All of a session's time: the larger count.
+        assert_eq!(reading(30, Some(45)).whole(), Duration::from_millis(45));
+        assert_eq!(reading(50, Some(45)).whole(), Duration::from_millis(50));
+        assert_eq!(reading(50, None).whole(), Duration::from_millis(50));
     }
 
     fn schedstat_of_self() -> CpuClock {

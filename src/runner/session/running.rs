@@ -325,7 +325,11 @@ impl Session {
         }
         self.finished = true;
         self.requests = None;
-        self.cpu_at_end = self.cpu.as_ref().and_then(CpuClock::read).map(|r| r.total);
+        self.cpu_at_end = self
+            .cpu
+            .as_ref()
+            .and_then(CpuClock::read)
+            .map(|r| r.whole());
         // The cgroup first, while every process is still listed in it: one
         // killed by the group kill would leave the list before it is read,
         // and kill_all reaps only the orphans it saw.
@@ -370,7 +374,10 @@ impl Session {
         let now = if self.finished {
             self.cpu_at_end
         } else {
-            self.cpu.as_ref().and_then(CpuClock::read).map(|r| r.total)
+            self.cpu
+                .as_ref()
+                .and_then(CpuClock::read)
+                .map(|r| r.whole())
         };
         now.unwrap_or_default()
     }
