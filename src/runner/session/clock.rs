@@ -16,13 +16,13 @@ use crate::runner::unix;
 /// one, the program's own `/proc/PID/schedstat` (its main thread only;
 /// nanoseconds on the CPU, precise where `/proc/PID/stat` counts ticks).
 ///
-/// Beside it, the program's process CPU clock (`clock_getcpuclockid`):
-/// every thread of the process, not its children. Where it is known, a
-/// call's CPU time is the larger of the two clocks' counts, each against
-/// its own reading at the request and each the CPU time of some of what
-/// the session ran, never more than all of it: so the reading is never
-/// ahead of the truth, and without a cgroup a thread's work counts too
-/// (schedstat sees the main thread only).
+/// Beside schedstat (never a cgroup's count, which holds it), the program's
+/// process CPU clock (`clock_getcpuclockid`): every thread of the process,
+/// not its children. Where it is known, a call's CPU time is the larger of
+/// the two clocks' counts, each against its own reading at the request and
+/// each the CPU time of some of what the session ran, never more than all
+/// of it: so the reading is never ahead of the truth, and without a cgroup
+/// a thread's work counts too (schedstat sees the main thread only).
 ///
 /// All of these are brought up to date by the scheduler only at its tick
 /// (every 4 ms at `HZ=250`) while the program runs: the kernel reads

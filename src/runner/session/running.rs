@@ -95,8 +95,12 @@ impl Session {
                     };
                     if let Some((clock, program, inner)) = CpuClock::find(session.child.id(), depth)
                     {
-                        let clock = session.cpu.take().unwrap_or(clock);
-                        session.cpu = Some(clock.with_program(program));
+                        // A session cgroup's count holds the program's
+                        // (every thread, and every child): only schedstat,
+                        // its main thread's, needs the process clock beside it.
+                        session
+                            .cpu
+                            .get_or_insert_with(|| clock.with_program(program));
                         session.inner_exits =
                             inner.iter().filter_map(|&p| unix::pidfd(p)).collect();
                         session.inner = inner;
