@@ -161,15 +161,7 @@ impl ProgramClock {
     /// readable, checked after the reading).
     fn read(&self) -> Option<Duration> {
         let time = nix::time::clock_gettime(self.clock).ok()?;
-        if !unix::still_running(&self.alive) {
-            return None;
-        }
-        let nanos = u64::try_from(time.tv_sec())
-            .ok()?
-            .checked_mul(1_000_000_000)?;
-        Some(Duration::from_nanos(
-            nanos.checked_add(u64::try_from(time.tv_nsec()).ok()?)?,
-        ))
+        unix::still_running(&self.alive).then(|| Duration::from(time))
     }
 }
 

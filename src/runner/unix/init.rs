@@ -166,15 +166,9 @@ pub(super) fn init_executable() -> Option<RawFd> {
     )
     .ok()?;
     // Far above 3 and 4, where the child puts the protocol's pipes.
-    let high = nix::fcntl::fcntl(&opened, nix::fcntl::FcntlArg::F_DUPFD_CLOEXEC(HIGH_FD)).ok()?;
-    // SAFETY: F_DUPFD_CLOEXEC returned a new descriptor this process owns.
-    let high = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(high) };
-    drop(opened);
+    let high = super::lift_fd(opened).ok()?;
     Some(EXE.get_or_init(|| high).as_raw_fd())
 }
-
-/// The lowest descriptor salgrade's executable is kept at for fresh inits.
-const HIGH_FD: RawFd = 10;
 
 /// Runs before `main` in every process of salgrade's executable (glibc
 /// calls `.init_array` entries with argc, argv and envp): in a fresh init,

@@ -539,9 +539,6 @@ fn close_range(first: u32, last: u32, flags: u32) {
 mod tests {
     use super::*;
 
-    /// Threads that each write a program and run it at once, while the
-    /// others fork children that linger before their exec, never meet
-    /// "Text file busy".
     #[test]
     fn once_reserved_no_new_descriptor_is_one_a_child_fills() {
         use std::os::fd::AsRawFd;
@@ -550,6 +547,9 @@ mod tests {
         assert!(read.as_raw_fd() >= 10 && write.as_raw_fd() >= 10);
     }
 
+    /// Threads that each write a program and run it at once, while the
+    /// others fork children that linger before their exec, never meet
+    /// "Text file busy".
     #[test]
     fn a_program_just_written_never_meets_text_file_busy() {
         // Padded, so that writing it takes long enough for other threads'
