@@ -51,6 +51,18 @@ pub(crate) enum Use {
     IfReady,
 }
 
+impl Use {
+    /// The `.pyc` of each of `sources` for `python`, as a session with this
+    /// use gets them (see [`for_sources`] and [`if_ready`]).
+    pub(crate) fn pycs(self, python: &Python, sources: &[Source]) -> Vec<Option<Pyc>> {
+        match self {
+            Use::Waiting => for_sources(python, sources),
+            Use::IfReady => if_ready(python, sources),
+            Use::Off => vec![None; sources.len()],
+        }
+    }
+}
+
 /// One of salgrade's Python files: its name in the session folder and its
 /// text.
 pub(crate) type Source = (&'static str, &'static str);

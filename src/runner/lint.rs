@@ -47,13 +47,12 @@ pub(crate) fn lint_source(
     ];
     // The checker from its bytecode, as a grading session loads it.
     let mut script = CHECKER_NAME;
-    if cfg.bytecode != super::bytecode::Use::Off {
-        if let [Some(pyc)] =
-            super::bytecode::for_sources(&cfg.python, &[(CHECKER_NAME, CHECKER_PY)])[..]
-        {
-            files.push(SessionFile::text(pyc.module_file, pyc.bytes));
-            script = pyc.module_file;
-        }
+    if let [Some(pyc)] = cfg
+        .bytecode
+        .pycs(&cfg.python, &[(CHECKER_NAME, CHECKER_PY)])[..]
+    {
+        files.push(SessionFile::text(pyc.module_file, pyc.bytes));
+        script = pyc.module_file;
     }
     let program = cfg
         .python

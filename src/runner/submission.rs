@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 
 use super::budget::{Spending, Tokens};
-use super::bytecode;
 use super::capture::Captured;
 use super::launch::{DRIVER_NAME, Prepared, SpareBooter, launch, python_files};
 use super::lint::{self, LintAsk};
@@ -118,11 +117,7 @@ impl<'a> SubmissionRunner<'a> {
                 // runs), then the student's. All are compiled at once,
                 // the checker too, so a run compiles once.
                 let all = python_files(support, adapter);
-                let compiled = match cfg.bytecode {
-                    bytecode::Use::Waiting => bytecode::for_sources(&cfg.python, &all),
-                    bytecode::Use::IfReady => bytecode::if_ready(&cfg.python, &all),
-                    bytecode::Use::Off => vec![None; all.len()],
-                };
+                let compiled = cfg.bytecode.pycs(&cfg.python, &all);
                 if let Some(ask) = lint {
                     runner.lint = Some(ask.argument(student_file));
                 }
